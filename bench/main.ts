@@ -1,0 +1,36 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configBenchmark } from './config.bench.js';
+
+const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
+  config: configBenchmark,
+};
+
+/** `npm run bench [name...]`: runs benchmarks, prints JSON, writes bench/results/<name>.json. */
+export async function main(args: readonly string[]): Promise<number> {
+  const names = args.length > 0 ? args : Object.keys(BENCHMARKS);
+  const outDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+  await mkdir(outDir, { recursive: true });
+  for (const name of names) {
+    const run = BENCHMARKS[name];
+    if (!run) {
+      process.stderr.write(
+        `unknown benchmark "${name}"; known: ${Object.keys(BENCHMARKS).join(', ')}\n`,
+      );
+      return 2;
+    }
+    const result = {
+      benchmark: name,
+      at: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      results: await run(),
+    };
+    const json = JSON.stringify(result, null, 2);
+    process.stdout.write(`${json}\n`);
+    await writeFile(path.join(outDir, `${name}.json`), `${json}\n`);
+  }
+  return 0;
+}

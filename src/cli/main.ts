@@ -1,0 +1,44 @@
+import { type CliIo, EXIT, processIo, UsageError } from './io.js';
+import { runCommand } from './run.js';
+import { validateCommand } from './validate.js';
+
+const USAGE = `usage: switchboard <command> [options]
+
+commands:
+  run        start the assistant locally    [--project DIR] [--sub-agents DIR]
+  validate   check an assistant project     [--project DIR] [--sub-agents DIR]`;
+
+type Command = (args: readonly string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  run: runCommand,
+  validate: validateCommand,
+};
+
+/** Runs one CLI invocation and returns its exit code. */
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.err : io.out)(USAGE);
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`switchboard: unknown command "${name}"\n${USAGE}`);
+    return EXIT.usage;
+  }
+  try {
+    return await command(args, io);
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.err(`switchboard ${name}: ${(error as Error).message}\n${USAGE}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}

@@ -1,0 +1,81 @@
+import type { ModuleLocation } from './modules.js';
+import type { AgentCardSource } from './rules/agentCard.js';
+import type { PromptTemplateFile } from './rules/references.js';
+import type { CommandGeneratorConfig } from './schemas/assistantConfig.js';
+import type { ResponseVariation, SlotDefinition } from './schemas/domain.js';
+import type { A2AServerConfig, McpServerConfig, ModelGroup } from './schemas/endpoints.js';
+import type { FlowDefinition } from './schemas/flows.js';
+import type { A2AConfiguration, McpConnection, ReactConfiguration } from './schemas/subAgent.js';
+
+/** The command generator as configured in config.yml, with its template read. */
+export interface CommandGeneratorSettings extends Omit<CommandGeneratorConfig, 'prompt_template'> {
+  readonly promptTemplate?: PromptTemplateFile;
+}
+
+/** An MCP server from endpoints.yml, its `type` taken from the URL when not written. */
+export interface McpServer extends McpServerConfig {
+  readonly type: 'http' | 'https';
+}
+
+interface SubAgentBase {
+  readonly name: string;
+  readonly description: string;
+  /** The agent's folder under the sub-agents directory. */
+  readonly dir: string;
+}
+
+export interface ReactSubAgent extends SubAgentBase {
+  readonly protocol: 'RASA';
+  readonly configuration: ReactConfiguration;
+  readonly mcpServers: readonly McpConnection[];
+  readonly promptTemplate?: PromptTemplateFile;
+}
+
+export interface A2ASubAgent extends SubAgentBase {
+  readonly protocol: 'A2A';
+  readonly configuration: A2AConfiguration;
+  readonly agentCard: AgentCardSource;
+}
+
+export type SubAgent = ReactSubAgent | A2ASubAgent;
+
+/**
+ * A loaded and validated assistant project. Built once per process and deeply frozen; the
+ * runtime starts only from it. Credentials appear as `{ secret: NAME }`, never as values.
+ */
+export interface Assistant {
+  readonly projectDir: string;
+  readonly commandGenerator: CommandGeneratorSettings;
+  readonly mcpServers: Readonly<Record<string, McpServer>>;
+  readonly modelGroups: Readonly<Record<string, ModelGroup>>;
+  readonly a2aServer?: A2AServerConfig;
+  readonly slots: Readonly<Record<string, SlotDefinition>>;
+  readonly responses: Readonly<Record<string, readonly ResponseVariation[]>>;
+  readonly intents: readonly string[];
+  readonly flows: Readonly<Record<string, FlowDefinition>>;
+  readonly agents: Readonly<Record<string, SubAgent>>;
+  /** Every TypeScript extension the project names (`module`, `pre_call_hook`), by dotted path. */
+  readonly extensions: Readonly<Record<string, ModuleLocation>>;
+}
+
+/** A one-line summary of what an assistant holds. */
+export function summarize(assistant: Assistant): string {
+  const count = (record: object) => Object.keys(record).length;
+  return [
+    `${count(assistant.flows)} flows`,
+    `${count(assistant.slots)} slots`,
+    `${count(assistant.responses)} responses`,
+    `${count(assistant.agents)} sub agents`,
+    `${count(assistant.mcpServers)} MCP servers`,
+  ].join(', ');
+}
+
+/** Freezes plain data all the way down (functions and class instances are left alone). */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+  return value;
+}

@@ -1,0 +1,57 @@
+import type { FileKind } from './rasaCompat.js';
+
+/**
+ * Names declared anywhere in the project, read from raw data before validation. A reference to
+ * a name declared in a file that has errors is not reported again: that file's own errors are.
+ */
+export class DeclaredNames {
+  readonly slots = new Set<string>();
+  readonly responses = new Set<string>();
+  readonly flows = new Set<string>();
+  readonly agents = new Set<string>();
+  readonly servers = new Set<string>();
+  readonly modelGroups = new Set<string>();
+
+  collect(kind: FileKind, data: unknown): void {
+    switch (kind) {
+      case 'domain':
+        addKeys(this.slots, field(data, 'slots'));
+        addKeys(this.responses, field(data, 'responses'));
+        return;
+      case 'flows':
+        addKeys(this.flows, field(data, 'flows'));
+        return;
+      case 'endpoints':
+        addField(this.servers, field(data, 'mcp_servers'), 'name');
+        addField(this.modelGroups, field(data, 'model_groups'), 'id');
+        return;
+      case 'subAgent': {
+        const name = field(field(data, 'agent'), 'name');
+        if (typeof name === 'string') this.agents.add(name);
+        return;
+      }
+      case 'config':
+        return;
+    }
+  }
+}
+
+function field(data: unknown, key: string): unknown {
+  return data !== null && typeof data === 'object'
+    ? (data as Record<string, unknown>)[key]
+    : undefined;
+}
+
+function addKeys(set: Set<string>, map: unknown): void {
+  if (map !== null && typeof map === 'object' && !Array.isArray(map)) {
+    for (const key of Object.keys(map)) set.add(key);
+  }
+}
+
+function addField(set: Set<string>, list: unknown, key: string): void {
+  if (!Array.isArray(list)) return;
+  for (const item of list) {
+    const value = field(item, key);
+    if (typeof value === 'string') set.add(value);
+  }
+}

@@ -1,0 +1,164 @@
+import path from 'node:path';
+import {
+  type Assistant,
+  type CommandGeneratorSettings,
+  deepFreeze,
+  type McpServer,
+  type SubAgent,
+} from './assistant.js';
+import { type Diagnostic, type IgnoredKey, sortDiagnostics } from './diagnostics.js';
+import { projectEnvironment } from './env.js';
+import type { Environment } from './interpolate.js';
+import { LoadContext } from './loadContext.js';
+import type { ModuleLocation } from './modules.js';
+import { type ProjectFiles, readProjectFiles } from './projectFiles.js';
+import { indexProject, type ProjectIndex } from './projectIndex.js';
+import { type AgentResources, checkAgents } from './rules/agentRules.js';
+import { checkDomain } from './rules/domainRules.js';
+import { checkEndpoints } from './rules/endpointRules.js';
+import { checkFlows } from './rules/flowRules.js';
+import {
+  checkModelGroup,
+  type PromptTemplateFile,
+  readPromptTemplate,
+} from './rules/references.js';
+import { CommandGeneratorConfig } from './schemas/assistantConfig.js';
+
+export interface LoadOptions {
+  /** The assistant project directory. */
+  readonly projectDir: string;
+  /** Sub-agent folder, relative to the project (default `sub_agents`). */
+  readonly subAgentsDir?: string;
+  /** The environment for `${VAR}`; default: the process environment over the project's `.env`. */
+  readonly env?: Environment;
+  /**
+   * Whether variables behind credential keys must be set now. True locally; false where a
+   * secret store resolves them at call time.
+   */
+  readonly requireSecretValues?: boolean;
+}
+
+export type LoadResult =
+  | { readonly ok: true; readonly assistant: Assistant; readonly ignored: readonly IgnoredKey[] }
+  | {
+      readonly ok: false;
+      readonly errors: readonly Diagnostic[];
+      readonly ignored: readonly IgnoredKey[];
+    };
+
+/** Loads and validates an assistant project, reporting every error found at once. */
+export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
+  const projectDir = path.resolve(options.projectDir);
+  const env = options.env ?? (await projectEnvironment(projectDir));
+  const ctx = new LoadContext(projectDir, env, options.requireSecretValues ?? true);
+  const files = await readProjectFiles(ctx, options.subAgentsDir ?? 'sub_agents');
+  const index = indexProject(ctx, files);
+  const extensions = new Map<string, ModuleLocation>();
+
+  checkDomain(ctx, index);
+  checkFlows(ctx, index);
+  const [, resources, commandTemplate] = await Promise.all([
+    checkEndpoints(ctx, index, extensions),
+    checkAgents(ctx, index, extensions),
+    checkCommandGenerator(ctx, files),
+  ]);
+
+  const ignored = dedupeIgnored(ctx.ignored);
+  if (ctx.errors.length > 0) return { ok: false, errors: sortDiagnostics(ctx.errors), ignored };
+  const assistant = buildAssistant(
+    projectDir,
+    files,
+    index,
+    resources,
+    commandTemplate,
+    extensions,
+  );
+  return { ok: true, assistant: deepFreeze(assistant), ignored };
+}
+
+async function checkCommandGenerator(
+  ctx: LoadContext,
+  files: ProjectFiles,
+): Promise<PromptTemplateFile | undefined> {
+  const generator = files.commandGenerator;
+  if (!generator) return undefined;
+  checkModelGroup(ctx, generator.source, [...generator.path, 'llm'], generator.value.llm);
+  const template = generator.value.prompt_template;
+  if (!template) return undefined;
+  return readPromptTemplate(
+    ctx,
+    generator.source,
+    [...generator.path, 'prompt_template'],
+    template,
+  );
+}
+
+function buildAssistant(
+  projectDir: string,
+  files: ProjectFiles,
+  index: ProjectIndex,
+  resources: ReadonlyMap<string, AgentResources>,
+  commandTemplate: PromptTemplateFile | undefined,
+  extensions: ReadonlyMap<string, ModuleLocation>,
+): Assistant {
+  const { prompt_template: _template, ...generator } =
+    files.commandGenerator?.value ??
+    CommandGeneratorConfig.parse({ name: 'CompactLLMCommandGenerator' });
+  const commandGenerator: CommandGeneratorSettings = commandTemplate
+    ? { ...generator, promptTemplate: commandTemplate }
+    : generator;
+
+  const mcpServers: Record<string, McpServer> = {};
+  for (const [name, { value }] of index.servers) {
+    const type = value.type ?? (new URL(value.url).protocol === 'https:' ? 'https' : 'http');
+    mcpServers[name] = { ...value, type };
+  }
+
+  const agents: Record<string, SubAgent> = {};
+  for (const [name, file] of index.agents) {
+    const base = { name, description: file.value.agent.description, dir: file.dir };
+    const found = resources.get(name) ?? {};
+    if (file.protocol === 'RASA') {
+      agents[name] = {
+        ...base,
+        protocol: 'RASA',
+        configuration: file.value.configuration,
+        mcpServers: file.value.connections.mcp_servers,
+        ...(found.promptTemplate ? { promptTemplate: found.promptTemplate } : {}),
+      };
+    } else if (found.agentCard) {
+      agents[name] = {
+        ...base,
+        protocol: 'A2A',
+        configuration: file.value.configuration,
+        agentCard: found.agentCard,
+      };
+    }
+  }
+
+  const a2aServer = files.endpoints?.value.a2a_server;
+  return {
+    projectDir,
+    commandGenerator,
+    mcpServers,
+    modelGroups: Object.fromEntries([...index.modelGroups].map(([id, g]) => [id, g.value])),
+    ...(a2aServer ? { a2aServer } : {}),
+    slots: Object.fromEntries([...index.slots].map(([name, s]) => [name, s.value])),
+    responses: Object.fromEntries([...index.responses].map(([name, r]) => [name, r.value])),
+    intents: [...index.intents],
+    flows: Object.fromEntries([...index.flows].map(([id, f]) => [id, f.value])),
+    agents,
+    extensions: Object.fromEntries(extensions),
+  };
+}
+
+/** Each ignored key once per file. */
+function dedupeIgnored(list: readonly IgnoredKey[]): IgnoredKey[] {
+  const seen = new Set<string>();
+  return list.filter((item) => {
+    const id = `${item.file}\0${item.key}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}

@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { DeclaredNames } from './declaredNames.js';
+import { type Diagnostic, type IgnoredKey, relativeFile } from './diagnostics.js';
+import { stripIgnoredKeys } from './ignoredKeys.js';
+import { type Environment, interpolate } from './interpolate.js';
+import { formatKeyPath, type KeyPath } from './keyPath.js';
+import { type FileKind, IGNORED_KEYS, SECRET_KEYS } from './rasaCompat.js';
+import { YamlSource } from './yamlSource.js';
+import { zodDiagnostics } from './zodDiagnostics.js';
+
+/** Collects what loading a project finds: errors, and Rasa keys that are ignored. */
+export class LoadContext {
+  readonly errors: Diagnostic[] = [];
+  readonly ignored: IgnoredKey[] = [];
+  readonly declared = new DeclaredNames();
+  /** Per file, the paths whose `${VAR}` could not be resolved (already reported). */
+  private readonly unresolved = new Map<YamlSource, Set<string>>();
+
+  constructor(
+    readonly projectDir: string,
+    readonly env: Environment,
+    readonly requireSecretValues: boolean,
+  ) {}
+
+  error(source: YamlSource, path: KeyPath, message: string, anchor: 'key' | 'value' = 'value') {
+    this.errors.push(source.diagnostic(path, message, anchor));
+  }
+
+  /** `file:line:col` of a definition, relative to the project, for messages that point to it. */
+  where(source: YamlSource, path: KeyPath, anchor: 'key' | 'value' = 'value'): string {
+    const { line, col } = source.position(path, anchor);
+    return `${relativeFile(source.file, this.projectDir)}:${line}:${col}`;
+  }
+
+  /** An error about a whole file, such as a missing one, placed at its first line. */
+  fileError(file: string, message: string) {
+    this.errors.push({ file, line: 1, col: 1, message });
+  }
+
+  /**
+   * Reads a YAML file of the given kind: parses it, substitutes `${VAR}`, keeps credentials as
+   * references and drops ignored Rasa keys. Returns undefined when the file cannot be read.
+   */
+  async readYaml(
+    file: string,
+    kind: FileKind,
+  ): Promise<{ source: YamlSource; data: unknown } | undefined> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      this.fileError(file, `cannot read file: ${(error as Error).message}`);
+      return undefined;
+    }
+    const parsed = YamlSource.parse(file, text);
+    if (!parsed.source) {
+      this.errors.push(...parsed.errors);
+      return undefined;
+    }
+    const { source } = parsed;
+    const interpolated = interpolate(source, {
+      env: this.env,
+      secretPaths: SECRET_KEYS[kind],
+      requireSecretValues: this.requireSecretValues,
+    });
+    this.errors.push(...interpolated.errors);
+    this.unresolved.set(source, new Set(interpolated.unresolved.map(formatKeyPath)));
+    const stripped = stripIgnoredKeys(interpolated.data, source, IGNORED_KEYS[kind]);
+    this.ignored.push(...stripped.ignored);
+    this.declared.collect(kind, stripped.data);
+    // An empty file is an empty mapping, as in Rasa.
+    return { source, data: stripped.data ?? {} };
+  }
+
+  /** Parses `data` with `schema`, reporting every issue at its location. */
+  parse<T>(
+    schema: z.ZodType<T>,
+    source: YamlSource,
+    data: unknown,
+    base: KeyPath = [],
+  ): T | undefined {
+    const result = schema.safeParse(data);
+    if (result.success) return result.data;
+    const skip = this.unresolved.get(source) ?? new Set<string>();
+    this.errors.push(
+      ...zodDiagnostics(result.error, source, data, base, (path) => skip.has(formatKeyPath(path))),
+    );
+    return undefined;
+  }
+}

@@ -1,0 +1,65 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
+
+/** Where a dotted module path points: a file in the project and one of its exports. */
+export interface ModuleLocation {
+  readonly modulePath: string;
+  readonly file: string;
+  readonly exportName: string;
+}
+
+export type ResolvedExport =
+  | { readonly ok: true; readonly location: ModuleLocation; readonly value: unknown }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Resolves `custom.car_agent.CarAgent` to the export `CarAgent` of `custom/car_agent.ts` (or
+ * .mts/.js/.mjs, or `custom/car_agent/index.ts`) under the project directory.
+ */
+export async function resolveExport(
+  projectDir: string,
+  modulePath: string,
+): Promise<ResolvedExport> {
+  const segments = modulePath.split('.');
+  const exportName = segments.pop() ?? '';
+  const base = path.join(projectDir, ...segments);
+  const candidates = EXTENSIONS.flatMap((ext) => [`${base}${ext}`, path.join(base, `index${ext}`)]);
+  const file = await firstExisting(candidates);
+  const shown = path.relative(projectDir, `${base}.ts`);
+  if (!file) return { ok: false, reason: `there is no module ${shown} (or .js) in the project` };
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return { ok: false, reason: `${path.relative(projectDir, file)} fails to load: ${message}` };
+  }
+  if (!(exportName in namespace)) {
+    const names = Object.keys(namespace).filter((n) => n !== 'default');
+    const listed = names.length > 0 ? ` (it exports ${names.join(', ')})` : ' (it exports nothing)';
+    return {
+      ok: false,
+      reason: `${path.relative(projectDir, file)} has no export named ${exportName}${listed}`,
+    };
+  }
+  return { ok: true, location: { modulePath, file, exportName }, value: namespace[exportName] };
+}
+
+/** True for a class (not a plain function). */
+export function isClass(value: unknown): boolean {
+  return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
+}
+
+async function firstExisting(files: readonly string[]): Promise<string | undefined> {
+  for (const file of files) {
+    try {
+      if ((await stat(file)).isFile()) return file;
+    } catch {
+      // not this candidate
+    }
+  }
+  return undefined;
+}

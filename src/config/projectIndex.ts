@@ -1,0 +1,112 @@
+import type { KeyPath } from './keyPath.js';
+import type { LoadContext } from './loadContext.js';
+import type { AgentFile, ProjectFiles } from './projectFiles.js';
+import type { ResponseVariation, SlotDefinition } from './schemas/domain.js';
+import type { McpServerConfig, ModelGroup } from './schemas/endpoints.js';
+import type { FlowDefinition } from './schemas/flows.js';
+import type { YamlSource } from './yamlSource.js';
+
+/** A definition and where it is written. */
+export interface Defined<T> {
+  readonly value: T;
+  readonly source: YamlSource;
+  readonly path: KeyPath;
+  /** Whether the name is the key at `path` (slots, flows) or the value (servers, groups). */
+  readonly anchor: 'key' | 'value';
+}
+
+/** Every named thing in a project, for the rules that cross files. */
+export interface ProjectIndex {
+  readonly slots: ReadonlyMap<string, Defined<SlotDefinition>>;
+  readonly responses: ReadonlyMap<string, Defined<readonly ResponseVariation[]>>;
+  readonly intents: ReadonlySet<string>;
+  readonly flows: ReadonlyMap<string, Defined<FlowDefinition>>;
+  readonly servers: ReadonlyMap<string, Defined<McpServerConfig>>;
+  readonly modelGroups: ReadonlyMap<string, Defined<ModelGroup>>;
+  readonly agents: ReadonlyMap<string, AgentFile>;
+}
+
+/** Builds the index; a name defined twice is an error at the second definition. */
+export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectIndex {
+  const slots = new Map<string, Defined<SlotDefinition>>();
+  const responses = new Map<string, Defined<readonly ResponseVariation[]>>();
+  const intents = new Set<string>();
+  for (const { source, value } of files.domains) {
+    for (const [name, slot] of Object.entries(value.slots)) {
+      add(ctx, 'slot', slots, name, { value: slot, source, path: ['slots', name], anchor: 'key' });
+    }
+    for (const [name, variations] of Object.entries(value.responses)) {
+      add(ctx, 'response', responses, name, {
+        value: variations,
+        source,
+        path: ['responses', name],
+        anchor: 'key',
+      });
+    }
+    for (const intent of value.intents) {
+      intents.add(typeof intent === 'string' ? intent : (Object.keys(intent)[0] ?? ''));
+    }
+  }
+  const flows = new Map<string, Defined<FlowDefinition>>();
+  for (const { source, value } of files.flows) {
+    for (const [id, flow] of Object.entries(value.flows)) {
+      add(ctx, 'flow', flows, id, { value: flow, source, path: ['flows', id], anchor: 'key' });
+    }
+  }
+  const servers = new Map<string, Defined<McpServerConfig>>();
+  const modelGroups = new Map<string, Defined<ModelGroup>>();
+  if (files.endpoints) {
+    const { source, value } = files.endpoints;
+    value.mcp_servers.forEach((server, i) => {
+      add(ctx, 'MCP server', servers, server.name, {
+        value: server,
+        source,
+        path: ['mcp_servers', i, 'name'],
+        anchor: 'value',
+      });
+    });
+    value.model_groups.forEach((group, i) => {
+      add(ctx, 'model group', modelGroups, group.id, {
+        value: group,
+        source,
+        path: ['model_groups', i, 'id'],
+        anchor: 'value',
+      });
+    });
+  }
+  const agents = new Map<string, AgentFile>();
+  for (const agent of files.agents) {
+    const name = agent.value.agent.name;
+    const first = agents.get(name);
+    if (first) {
+      ctx.error(
+        agent.source,
+        ['agent', 'name'],
+        `agent name "${name}" is already used by ${ctx.where(first.source, ['agent', 'name'])}; agent names must be unique`,
+      );
+    } else {
+      agents.set(name, agent);
+    }
+  }
+  return { slots, responses, intents, flows, servers, modelGroups, agents };
+}
+
+function add<T>(
+  ctx: LoadContext,
+  what: string,
+  map: Map<string, Defined<T>>,
+  name: string,
+  entry: Defined<T>,
+): void {
+  const first = map.get(name);
+  if (first) {
+    ctx.error(
+      entry.source,
+      entry.path,
+      `${what} "${name}" is defined twice (first at ${ctx.where(first.source, first.path, first.anchor)}); keep one definition`,
+      entry.anchor,
+    );
+    return;
+  }
+  map.set(name, entry);
+}

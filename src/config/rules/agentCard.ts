@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { formatKeyPath, type KeyPath } from '../keyPath.js';
+import type { LoadContext } from '../loadContext.js';
+import type { YamlSource } from '../yamlSource.js';
+import { resolveProjectFile } from './references.js';
+
+/** Where an A2A agent's card comes from: a URL fetched at run time, or a file read now. */
+export type AgentCardSource =
+  | { readonly kind: 'url'; readonly url: string }
+  | {
+      readonly kind: 'file';
+      readonly file: string;
+      readonly card: Readonly<Record<string, unknown>>;
+    };
+
+/** The few card fields we rely on (v0.3 `url` or v1.0 `supportedInterfaces`); others pass. */
+const CardShape = z
+  .looseObject({
+    name: z.string().min(1),
+    url: z.string().optional(),
+    supportedInterfaces: z.array(z.unknown()).optional(),
+  })
+  .refine((card) => card.url !== undefined || card.supportedInterfaces !== undefined, {
+    error: 'has neither "url" (A2A 0.3) nor "supportedInterfaces" (A2A 1.0)',
+  });
+
+export async function readAgentCard(
+  ctx: LoadContext,
+  source: YamlSource,
+  path: KeyPath,
+  reference: string,
+): Promise<AgentCardSource | undefined> {
+  const where = formatKeyPath(path);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(reference)) {
+    if (/^https?:\/\//i.test(reference) && URL.canParse(reference))
+      return { kind: 'url', url: reference };
+    ctx.error(
+      source,
+      path,
+      `${where} "${reference}" must be an http(s) URL or a file in the project`,
+    );
+    return undefined;
+  }
+  const file = resolveProjectFile(ctx, reference);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    ctx.error(source, path, `${where}: agent card file ${reference} does not exist`);
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    ctx.error(
+      source,
+      path,
+      `${where}: agent card ${reference} is not valid JSON (${(error as Error).message})`,
+    );
+    return undefined;
+  }
+  const card = CardShape.safeParse(json);
+  if (!card.success) {
+    const first = card.error.issues[0];
+    const field = first && first.path.length > 0 ? `"${first.path.join('.')}" ` : '';
+    ctx.error(
+      source,
+      path,
+      `${where}: agent card ${reference} ${field}${first?.message ?? 'is invalid'}`,
+    );
+    return undefined;
+  }
+  return { kind: 'file', file, card: card.data };
+}

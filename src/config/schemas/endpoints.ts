@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import {
+  authShape,
+  ModulePath,
+  modelSettingsShape,
+  NonEmptyString,
+  strictObject,
+} from './common.js';
+
+export const MetaMap = strictObject({
+  static: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  from_slots: z.array(strictObject({ slot: NonEmptyString, param: NonEmptyString })).optional(),
+});
+export type MetaMap = z.infer<typeof MetaMap>;
+
+export const McpServerConfig = strictObject({
+  name: NonEmptyString,
+  url: NonEmptyString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  /** Optional in files: taken from the URL's scheme when absent. */
+  type: z.enum(['http', 'https']).optional(),
+  ...authShape,
+  pre_call_hook: ModulePath.optional(),
+  meta_map: MetaMap.optional(),
+});
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+
+export const ModelConfig = strictObject(modelSettingsShape);
+export type ModelConfig = z.infer<typeof ModelConfig>;
+
+export const ModelGroup = strictObject({
+  id: NonEmptyString,
+  models: z.array(ModelConfig).min(1, { error: 'must list at least one model' }),
+});
+export type ModelGroup = z.infer<typeof ModelGroup>;
+
+/** Switchboard as an A2A agent that other orchestrators call. */
+export const A2AServerConfig = strictObject({
+  description: NonEmptyString,
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  include_conversation_repair: z.boolean().default(true),
+  task_timeout_seconds: z.number().min(0).default(600),
+  a2a_message_cache_ttl_seconds: z.number().min(0).optional(),
+  max_contexts: z.number().int().min(0).default(1000),
+  agent_card_path: NonEmptyString.optional(),
+  auth: z.record(z.string(), z.unknown()).optional(),
+});
+export type A2AServerConfig = z.infer<typeof A2AServerConfig>;
+
+export const EndpointsFile = strictObject({
+  mcp_servers: z.array(McpServerConfig).default([]),
+  model_groups: z.array(ModelGroup).default([]),
+  a2a_server: A2AServerConfig.optional(),
+});
+export type EndpointsFile = z.infer<typeof EndpointsFile>;

@@ -1,0 +1,3 @@
+export type { ComparisonOperator, Condition, LiteralValue } from './ast.js';
+export { referencedSlots } from './ast.js';
+export { ConditionSyntaxError, parseCondition } from './parse.js';

@@ -1,0 +1,39 @@
+import peggy from 'peggy';
+import type { Condition } from './ast.js';
+import { CONDITION_GRAMMAR } from './grammar.js';
+
+/** A condition that does not parse; `offset` is 0-based into the condition text. */
+export class ConditionSyntaxError extends Error {
+  override readonly name = 'ConditionSyntaxError';
+  constructor(
+    message: string,
+    readonly text: string,
+    readonly offset: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+let parser: peggy.Parser | undefined;
+
+/** Parses a flow condition. Throws ConditionSyntaxError with the offset of the problem. */
+export function parseCondition(text: string): Condition {
+  parser ??= peggy.generate(CONDITION_GRAMMAR);
+  try {
+    return parser.parse(text) as Condition;
+  } catch (error) {
+    if (error instanceof parser.SyntaxError) {
+      const offset = error.location.start.offset;
+      throw new ConditionSyntaxError(describe(error, text), text, offset, { cause: error });
+    }
+    throw error;
+  }
+}
+
+function describe(error: peggy.parser.SyntaxError, text: string): string {
+  if (error.expected === null || error.expected.length === 0) return error.message;
+  const found = error.found === null ? 'end of condition' : `"${error.found}"`;
+  const at = error.location.start.offset;
+  return `cannot parse condition "${text}": unexpected ${found} at column ${at + 1}`;
+}

@@ -1,0 +1,1 @@
+export type { OutboundCallContext, OutboundCallResult, PreCallHook } from './outboundCallHook.js';
