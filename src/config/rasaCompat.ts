@@ -67,6 +67,7 @@ export const SECRET_KEYS: Readonly<Record<FileKind, readonly PathPattern[]>> = {
     'mcp_servers.*.token',
     'mcp_servers.*.oauth.client_secret',
     'model_groups.*.models.*.api_key',
+    'a2a_server.auth.secret',
   ),
   domain: [],
   flows: [],

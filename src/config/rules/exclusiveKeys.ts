@@ -16,7 +16,14 @@ interface ExclusiveGroup {
 const AUTH = { keys: AUTH_METHOD_KEYS, why: 'choose one authentication method' };
 
 const GROUPS: Readonly<Record<FileKind, readonly ExclusiveGroup[]>> = {
-  endpoints: [{ at: pattern('mcp_servers.*'), ...AUTH }],
+  endpoints: [
+    { at: pattern('mcp_servers.*'), ...AUTH },
+    {
+      at: pattern('a2a_server.auth'),
+      keys: ['secret', 'jwks_url'],
+      why: 'verify tokens with a shared secret or with a JWKS endpoint, not both',
+    },
+  ],
   subAgent: [
     {
       at: pattern('connections.mcp_servers.*'),

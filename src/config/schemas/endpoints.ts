@@ -4,6 +4,7 @@ import {
   ModulePath,
   modelSettingsShape,
   NonEmptyString,
+  SecretRef,
   strictObject,
 } from './common.js';
 
@@ -42,7 +43,13 @@ export const A2AServerConfig = strictObject({
   a2a_message_cache_ttl_seconds: z.number().min(0).optional(),
   max_contexts: z.number().int().min(0).default(1000),
   agent_card_path: NonEmptyString.optional(),
-  auth: z.record(z.string(), z.unknown()).optional(),
+  /** JWT bearer authentication of callers: a shared secret or a JWKS endpoint. */
+  auth: strictObject({
+    issuer: NonEmptyString.optional(),
+    audience: NonEmptyString.optional(),
+    jwks_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    secret: SecretRef.optional(),
+  }).optional(),
 });
 export type A2AServerConfig = z.infer<typeof A2AServerConfig>;
 

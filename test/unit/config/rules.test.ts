@@ -400,6 +400,16 @@ const cases: RuleCase[] = [
     ],
   },
   {
+    rule: 'the A2A server needs a description, and its secret is a ${VAR} reference',
+    files: {
+      'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}a2a_server:\n  auth:\n    secret: s3cret\n`,
+    },
+    errors: [
+      'endpoints.yml:11:3: a2a_server is missing the required key "description"',
+      'endpoints.yml:12:13: a2a_server.auth.secret must be an environment variable reference such as "${MY_SECRET}", so the secret is never written in the file',
+    ],
+  },
+  {
     rule: 'the command generator model group exists',
     files: {
       'config.yml':
