@@ -1,0 +1,43 @@
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { JobQueues } from './constructs/jobQueues.js';
+
+/** Attribute names of the conversation table. */
+export const TABLE_KEYS = { partition: 'pk', sort: 'sk', expiry: 'ttl' } as const;
+
+export interface StatefulStackProps extends StackProps {
+  /** Keep the table and queues when the stack is deleted (default: true). */
+  readonly retainData?: boolean;
+}
+
+/**
+ * What outlives a deployment: the conversation table and the job queues. Kept apart from the
+ * functions so that redeploying code never touches data.
+ */
+export class StatefulStack extends Stack {
+  readonly table: TableV2;
+  readonly queues: JobQueues;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
+    super(scope, id, props);
+    const removalPolicy = props.retainData === false ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+
+    this.table = new TableV2(this, 'Conversations', {
+      partitionKey: { name: TABLE_KEYS.partition, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sort, type: AttributeType.STRING },
+      billing: Billing.onDemand(),
+      encryption: TableEncryptionV2.awsManagedKey(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TABLE_KEYS.expiry,
+      deletionProtection: props.retainData !== false,
+      removalPolicy,
+    });
+
+    this.queues = new JobQueues(this, 'Queues', {
+      // Six times the worker's timeout, as AWS recommends for Lambda event sources.
+      visibilityTimeout: Duration.minutes(6),
+      maxReceiveCount: 5,
+    });
+  }
+}
