@@ -1,0 +1,107 @@
+import type { AgentOutput } from '../agents/index.js';
+import type { SubAgent } from '../config/index.js';
+import { buildAgentInput } from './agentInput.js';
+import { conditionHolds } from './conditions/index.js';
+import type { TurnContext } from './context.js';
+import { failCurrentActivity } from './frameLifecycle.js';
+import type { AgentFrame } from './frames.js';
+
+/** Retries after a recoverable agent error, as Rasa does. */
+export const AGENT_RETRIES = 3;
+const BACKOFF_MS = 1000;
+/** Metadata an agent returns that its next invocation needs (A2A conversation ids). */
+const SESSION_KEYS = ['context_id', 'task_id'] as const;
+
+/**
+ * Invokes the sub agent of a running agent frame and applies what it returns. True when the
+ * turn goes on (the agent finished or failed), false when it waits for the user.
+ */
+export async function runAgentFrame(ctx: TurnContext, frame: AgentFrame): Promise<boolean> {
+  const agent = ctx.model.assistant.agents[frame.agent_id];
+  if (!agent) {
+    failCurrentActivity(ctx, `sub agent ${frame.agent_id} does not exist`);
+    return true;
+  }
+  if (exitConditionsHold(ctx, frame)) {
+    completeAgent(ctx, frame);
+    return true;
+  }
+  const output = await invokeWithRetries(ctx, agent, frame);
+  for (const event of output.events ?? []) ctx.turn.setSlot(event.name, event.value);
+  switch (output.status) {
+    case 'completed':
+      if (output.responseMessage) ctx.turn.say({ text: output.responseMessage });
+      completeAgent(ctx, frame);
+      return true;
+    case 'input_required': {
+      // A task-specific agent is done once its exit conditions hold, whatever it says.
+      if (exitConditionsHold(ctx, frame)) {
+        completeAgent(ctx, frame);
+        return true;
+      }
+      if (output.responseMessage) ctx.turn.say({ text: output.responseMessage });
+      const { invocation: _done, ...rest } = frame;
+      const session = sessionOf(output, frame);
+      ctx.turn.update({
+        ...rest,
+        status: 'input_required',
+        ...(output.responseMessage ? { last_message: output.responseMessage } : {}),
+        ...(session ? { session } : {}),
+      });
+      return false;
+    }
+    case 'fatal_error':
+    case 'recoverable_error':
+      failCurrentActivity(ctx, output.errorMessage ?? `sub agent ${agent.name} failed`);
+      return true;
+  }
+}
+
+async function invokeWithRetries(
+  ctx: TurnContext,
+  agent: SubAgent,
+  frame: AgentFrame,
+): Promise<AgentOutput> {
+  let last: AgentOutput | undefined;
+  for (let attempt = 0; attempt <= AGENT_RETRIES; attempt++) {
+    if (attempt > 0) await ctx.ports.sleep(BACKOFF_MS * 2 ** (attempt - 1));
+    try {
+      last = await ctx.ports.agents.invoke({
+        agent,
+        input: buildAgentInput(ctx, frame),
+        ...(frame.exit_if ? { exitIf: frame.exit_if } : {}),
+        resumed: frame.invocation === 'resume',
+        restarted: frame.invocation === 'restart',
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+    } catch (error) {
+      last = {
+        id: frame.frame_id,
+        status: 'recoverable_error',
+        errorMessage: error instanceof Error ? error.message : String(error),
+      };
+    }
+    if (last.status !== 'recoverable_error') return last;
+  }
+  return last ?? { id: frame.frame_id, status: 'fatal_error' };
+}
+
+function exitConditionsHold(ctx: TurnContext, frame: AgentFrame): boolean {
+  if (!frame.exit_if || frame.exit_if.length === 0) return false;
+  const scope = { slots: ctx.turn.slots };
+  return frame.exit_if.every((condition) => conditionHolds(condition, scope));
+}
+
+function completeAgent(ctx: TurnContext, frame: AgentFrame): void {
+  ctx.turn.remove(frame.frame_id);
+  ctx.turn.emit({ event: 'agent_completed', agent_id: frame.agent_id, flow_id: frame.flow_id });
+}
+
+function sessionOf(output: AgentOutput, frame: AgentFrame): Record<string, string> | undefined {
+  const session: Record<string, string> = { ...frame.session };
+  for (const key of SESSION_KEYS) {
+    const value = output.metadata?.[key];
+    if (typeof value === 'string') session[key] = value;
+  }
+  return Object.keys(session).length > 0 ? session : undefined;
+}

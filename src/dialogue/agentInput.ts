@@ -1,0 +1,39 @@
+import type { AgentInput, AgentInputSlot } from '../agents/index.js';
+import type { TurnContext } from './context.js';
+import type { AgentFrame } from './frames.js';
+import type { HistoryEntry } from './state.js';
+
+/** A transcript of recent messages, one `USER:` or `AI:` line each. */
+export function transcript(history: readonly HistoryEntry[]): string {
+  return history.map((m) => `${m.role === 'user' ? 'USER' : 'AI'}: ${m.text}`).join('\n');
+}
+
+/** What a sub agent receives: the message, the project's slots, recent history and metadata. */
+export function buildAgentInput(ctx: TurnContext, frame: AgentFrame): AgentInput {
+  const state = ctx.turn.state;
+  const slots: AgentInputSlot[] = Object.entries(ctx.model.assistant.slots).map(([name, slot]) => ({
+    name,
+    value: state.slots[name] ?? null,
+    type: slot.type,
+    ...(slot.values ? { allowedValues: [...slot.values] } : {}),
+  }));
+  return {
+    id: `${state.sender_id}:${frame.frame_id}:${state.event_count}`,
+    userMessage: ctx.turn.userMessage ?? '',
+    slots,
+    conversationHistory: transcript(state.history),
+    events: state.recent_events.map((e) => ({ ...e })),
+    metadata: {
+      sender_id: state.sender_id,
+      agent_id: frame.agent_id,
+      flow_id: frame.flow_id,
+      step_id: frame.step_id,
+      ...(frame.exit_if ? { exit_if: frame.exit_if } : {}),
+      resumed: frame.invocation === 'resume',
+      restarted: frame.invocation === 'restart',
+      ...(frame.last_message !== undefined ? { last_message: frame.last_message } : {}),
+      ...frame.session,
+    },
+    timestamp: new Date(ctx.ports.now()).toISOString(),
+  };
+}

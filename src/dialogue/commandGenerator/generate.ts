@@ -1,0 +1,53 @@
+import type { Command } from '../commands/command.js';
+import { parseDeterministicMessage } from '../commands/deterministic.js';
+import { parseCommandDsl } from '../commands/parseDsl.js';
+import type { DialogueModel } from '../model.js';
+import type { LlmPort } from '../ports.js';
+import type { ConversationState } from '../state.js';
+import { promptVariables } from './variables.js';
+
+/** The model behind the command generator failed; the turn answers with the error pattern. */
+export class CommandGenerationError extends Error {
+  override readonly name = 'CommandGenerationError';
+}
+
+/** Where a turn's commands came from. */
+export type CommandSource = 'shortcut' | 'llm';
+
+/**
+ * Turns a user message into commands: `/SetSlots(...)`, `/StartFlow(...)` and `/intent`
+ * messages directly, anything else through the LLM with the command prompt (no tools).
+ */
+export async function generateCommands(
+  model: DialogueModel,
+  state: ConversationState,
+  text: string,
+  llm: LlmPort,
+  signal?: AbortSignal,
+): Promise<{ commands: Command[]; source: CommandSource }> {
+  const shortcut = parseDeterministicMessage(text, model.intentFlows);
+  if (shortcut) return { commands: shortcut, source: 'shortcut' };
+  const limit = model.assistant.commandGenerator.user_input?.max_characters;
+  if (limit !== undefined && text.length > limit) {
+    return {
+      commands: [
+        { command: 'cannot handle', reason: `the message is longer than ${limit} characters` },
+      ],
+      source: 'llm',
+    };
+  }
+  const prompt = model.commandPrompt.render(promptVariables(model, state, text));
+  let content: string;
+  try {
+    ({ content } = await llm.complete({
+      messages: [{ role: 'user', content: prompt }],
+      ...(signal ? { signal } : {}),
+    }));
+  } catch (error) {
+    throw new CommandGenerationError(
+      `the command generator's model failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  return { commands: parseCommandDsl(content), source: 'llm' };
+}

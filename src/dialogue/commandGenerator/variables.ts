@@ -1,0 +1,78 @@
+import type { SlotDefinition } from '../../config/index.js';
+import { transcript } from '../agentInput.js';
+import { conditionHolds } from '../conditions/index.js';
+import type { DialogueModel } from '../model.js';
+import { isPatternId } from '../patterns/builtins.js';
+import { activeAgent, topFlowFrame } from '../stackQueries.js';
+import type { ConversationState } from '../state.js';
+
+interface PromptSlot {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly allowed_values: readonly unknown[] | undefined;
+}
+
+/**
+ * The variables of a command-generator prompt, named as Rasa names them, so that a project's own
+ * template keeps working.
+ */
+export function promptVariables(
+  model: DialogueModel,
+  state: ConversationState,
+  userMessage: string,
+): Record<string, unknown> {
+  const flow = topFlowFrame(state.stack);
+  const graph = flow ? model.flows.get(flow.flow_id) : undefined;
+  const step = flow && graph?.steps.get(flow.step_id)?.step;
+  const currentSlot = step && 'collect' in step ? step.collect : undefined;
+  const currentSlotDef = currentSlot ? model.slots[currentSlot] : undefined;
+  const agentFrame = activeAgent(state.stack);
+  const agent = agentFrame ? model.assistant.agents[agentFrame.agent_id] : undefined;
+  const history = [...state.history, { role: 'user' as const, text: userMessage }];
+
+  return {
+    available_flows: availableFlows(model, state),
+    current_flow: flow?.flow_id ?? null,
+    current_slot: currentSlot ?? null,
+    current_slot_description:
+      (step && 'collect' in step ? step.description : undefined) ??
+      currentSlotDef?.description ??
+      null,
+    current_slot_type: currentSlotDef?.type ?? null,
+    current_slot_allowed_values: currentSlotDef?.values
+      ? JSON.stringify(currentSlotDef.values)
+      : null,
+    flow_slots: graph
+      ? [...graph.collectSteps.keys()].map((name) => ({
+          ...promptSlot(name, model.slots[name]),
+          value: state.slots[name] ?? null,
+          type: model.slots[name]?.type ?? 'any',
+        }))
+      : [],
+    current_conversation: transcript(history),
+    user_message: userMessage,
+    active_agent: agent ? { name: agent.name, description: agent.description } : null,
+    completed_agents: [],
+  };
+}
+
+/** Flows the user can start now: not patterns, and whose `if` guard holds. */
+function availableFlows(model: DialogueModel, state: ConversationState) {
+  const scope = { slots: state.slots };
+  const flows = [];
+  for (const [id, graph] of model.flows) {
+    if (isPatternId(id)) continue;
+    const guard = graph.definition.if;
+    if (guard === false || (typeof guard === 'string' && !conditionHolds(guard, scope))) continue;
+    flows.push({
+      name: id,
+      description: graph.definition.description ?? graph.definition.name ?? id,
+      slots: [...graph.collectSteps.keys()].map((name) => promptSlot(name, model.slots[name])),
+    });
+  }
+  return flows;
+}
+
+function promptSlot(name: string, slot: SlotDefinition | undefined): PromptSlot {
+  return { name, description: slot?.description, allowed_values: slot?.values };
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/**
+ * What the user's message asks the assistant to do, in Rasa's command vocabulary. Produced by
+ * the LLM command generator (from its one-command-a-line DSL) or deterministically from
+ * `/SetSlots(...)`, `/StartFlow(...)` and `/intent` messages.
+ */
+export const Command = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('start flow'), flow: z.string() }),
+  z.object({ command: z.literal('set slot'), name: z.string(), value: z.unknown() }),
+  z.object({ command: z.literal('cancel flow') }),
+  z.object({ command: z.literal('disambiguate flows'), flows: z.array(z.string()) }),
+  z.object({ command: z.literal('offtopic reply') }),
+  z.object({ command: z.literal('hand over') }),
+  z.object({ command: z.literal('repeat message') }),
+  z.object({ command: z.literal('continue agent') }),
+  z.object({ command: z.literal('restart agent') }),
+  /** The message could not be turned into commands (unparseable model output, say). */
+  z.object({ command: z.literal('cannot handle'), reason: z.string() }),
+]);
+export type Command = z.infer<typeof Command>;
+export type CommandName = Command['command'];

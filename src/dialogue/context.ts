@@ -1,0 +1,12 @@
+import type { DialogueModel } from './model.js';
+import type { DialoguePorts } from './ports.js';
+import type { Turn } from './turn.js';
+
+/** What the steps of one turn work with. */
+export interface TurnContext {
+  readonly model: DialogueModel;
+  readonly turn: Turn;
+  readonly ports: DialoguePorts;
+  readonly channel?: string;
+  readonly signal?: AbortSignal;
+}

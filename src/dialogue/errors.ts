@@ -1,0 +1,4 @@
+/** An engine fault: a flow loops, or names something that does not exist. */
+export class DialogueExecutionError extends Error {
+  override readonly name = 'DialogueExecutionError';
+}

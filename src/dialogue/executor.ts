@@ -1,0 +1,118 @@
+import { END } from '../config/index.js';
+import { runAgentFrame } from './agentFrames.js';
+import { conditionHolds } from './conditions/index.js';
+import type { TurnContext } from './context.js';
+import { DialogueExecutionError } from './errors.js';
+import type { CompiledStep, Target } from './flowGraph.js';
+import { completeStepFrame } from './frameCompletion.js';
+import { flowName, moveTo, startPattern } from './frameLifecycle.js';
+import type { AgentFrame, FlowFrame, StepFrame } from './frames.js';
+import { START } from './frames.js';
+import { PATTERN } from './patterns/builtins.js';
+import { executeStep, revisitStep, type StepOutcome } from './steps.js';
+
+/** Steps one turn may run; more means a flow loops without waiting for the user. */
+export const MAX_STEPS_PER_TURN = 500;
+
+/** Runs flows, patterns and agents until the assistant waits for the user (or the stack is empty). */
+export async function runUntilSettled(ctx: TurnContext): Promise<void> {
+  let steps = 0;
+  for (;;) {
+    const top = ctx.turn.top();
+    if (!top) return;
+    if (++steps > MAX_STEPS_PER_TURN) {
+      throw new DialogueExecutionError(
+        `more than ${MAX_STEPS_PER_TURN} steps in one turn; does a flow loop?`,
+      );
+    }
+    if (top.type === 'agent') {
+      if (!(await advanceAgent(ctx, top))) return;
+      continue;
+    }
+    if (top.type === 'flow' && top.interrupted) {
+      offerToContinue(ctx, top);
+      continue;
+    }
+    const outcome = await advanceFrame(ctx, top, () => ++steps > MAX_STEPS_PER_TURN);
+    if (outcome === 'wait') return;
+  }
+}
+
+/** True when the loop should go on (the agent finished or something was pushed). */
+async function advanceAgent(ctx: TurnContext, frame: AgentFrame): Promise<boolean> {
+  if (frame.status === 'interrupted') {
+    const flow = ctx.turn.stack.find((f) => f.type === 'flow' && f.flow_id === frame.flow_id);
+    offerToContinue(ctx, flow?.type === 'flow' ? flow : undefined, frame);
+    return true;
+  }
+  if (frame.status === 'running') return runAgentFrame(ctx, frame);
+  return false;
+}
+
+function offerToContinue(ctx: TurnContext, flow: FlowFrame | undefined, agent?: AgentFrame): void {
+  const flowId = flow?.flow_id ?? agent?.flow_id ?? '';
+  startPattern(ctx, PATTERN.continueInterrupted, {
+    previous_flow_name: flowName(ctx, flowId),
+    interrupted_flow_frame: flow?.frame_id,
+    interrupted_agent_frame: agent?.frame_id,
+  });
+}
+
+type FrameOutcome = 'wait' | 'continue';
+
+/** Runs the steps of the frame on top until it waits, yields to another frame, or ends. */
+async function advanceFrame(
+  ctx: TurnContext,
+  initial: StepFrame,
+  overLimit: () => boolean,
+): Promise<FrameOutcome> {
+  const graph = ctx.model.flows.get(initial.flow_id);
+  if (!graph) throw new DialogueExecutionError(`flow "${initial.flow_id}" does not exist`);
+  let frame = initial;
+  let target: Target;
+  if (frame.step_id === START) {
+    target = graph.first;
+  } else {
+    const current = stepOf(graph.steps, frame);
+    const revisit = await revisitStep(ctx, frame, current);
+    if (revisit !== 'advance') return outcomeOf(revisit);
+    target = nextTarget(ctx, current);
+  }
+  for (;;) {
+    if (overLimit())
+      throw new DialogueExecutionError(
+        `flow "${frame.flow_id}" runs more than ${MAX_STEPS_PER_TURN} steps in one turn`,
+      );
+    if (target === END) {
+      completeStepFrame(ctx, frame);
+      return 'continue';
+    }
+    const step = graph.steps.get(target);
+    if (!step) throw new DialogueExecutionError(`flow "${frame.flow_id}" has no step "${target}"`);
+    frame = moveTo(ctx, frame, step.id);
+    const outcome = await executeStep(ctx, frame, step);
+    if (outcome !== 'advance') return outcomeOf(outcome);
+    target = nextTarget(ctx, step);
+  }
+}
+
+function outcomeOf(outcome: Exclude<StepOutcome, 'advance'>): FrameOutcome {
+  return outcome === 'wait' ? 'wait' : 'continue';
+}
+
+function stepOf(steps: ReadonlyMap<string, CompiledStep>, frame: StepFrame): CompiledStep {
+  const step = steps.get(frame.step_id);
+  if (!step)
+    throw new DialogueExecutionError(`flow "${frame.flow_id}" has no step "${frame.step_id}"`);
+  return step;
+}
+
+/** Where a step goes next: the first branch whose condition holds, or the default. */
+export function nextTarget(ctx: TurnContext, step: CompiledStep): Target {
+  if (step.next.type === 'static') return step.next.target;
+  const scope = { slots: ctx.turn.slots };
+  return (
+    step.next.branches.find((b) => conditionHolds(b.condition, scope))?.target ??
+    step.next.otherwise
+  );
+}

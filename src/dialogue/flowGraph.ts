@@ -1,0 +1,86 @@
+import type { FlowDefinition, FlowStep, Next } from '../config/index.js';
+import { END, stepKind } from '../config/index.js';
+import type { StepKind } from '../config/schemas/flows.js';
+
+/** Where a transition goes: a step id of the same flow, or the end of the flow. */
+export type Target = string;
+
+export type Transition =
+  | { readonly type: 'static'; readonly target: Target }
+  | {
+      readonly type: 'branches';
+      readonly branches: readonly { readonly condition: string; readonly target: Target }[];
+      /** Taken when no branch holds: the `else` branch, or the step after this one. */
+      readonly otherwise: Target;
+    };
+
+export interface CompiledStep {
+  readonly id: string;
+  readonly kind: StepKind;
+  readonly step: FlowStep;
+  readonly next: Transition;
+}
+
+/** A flow compiled for execution: every step (nested ones too) addressable by id. */
+export interface FlowGraph {
+  readonly id: string;
+  readonly definition: FlowDefinition;
+  readonly first: Target;
+  readonly steps: ReadonlyMap<string, CompiledStep>;
+  /** The collect steps of each slot, for corrections. */
+  readonly collectSteps: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * Compiles a flow. Steps without an `id` get a stable generated one from their position. A list
+ * of nested steps that ends without `next` continues after the step that branched into it.
+ */
+export function compileFlow(id: string, definition: FlowDefinition): FlowGraph {
+  const steps = new Map<string, CompiledStep>();
+  const collectSteps = new Map<string, string[]>();
+
+  const compileList = (list: readonly FlowStep[], prefix: string, after: Target): Target => {
+    const ids = list.map(
+      (step, i) => step.id ?? `${prefix}${i}_${stepKind(step)}_${stepName(step)}`,
+    );
+    list.forEach((step, i) => {
+      const stepId = ids[i] as string;
+      const fallthrough = ids[i + 1] ?? after;
+      const kind = stepKind(step);
+      const next: Transition =
+        kind === 'link'
+          ? { type: 'static', target: END }
+          : transition('next' in step ? step.next : undefined, `${stepId}_`, fallthrough);
+      steps.set(stepId, { id: stepId, kind, step, next });
+      if ('collect' in step)
+        collectSteps.set(step.collect, [...(collectSteps.get(step.collect) ?? []), stepId]);
+    });
+    return ids[0] ?? after;
+  };
+
+  const transition = (next: Next | undefined, prefix: string, fallthrough: Target): Transition => {
+    if (next === undefined) return { type: 'static', target: fallthrough };
+    if (typeof next === 'string') return { type: 'static', target: next };
+    const branches: { condition: string; target: Target }[] = [];
+    let otherwise = fallthrough;
+    next.forEach((branch, i) => {
+      const body = 'then' in branch ? branch.then : branch.else;
+      const target =
+        typeof body === 'string' ? body : compileList(body, `${prefix}${i}_`, fallthrough);
+      if ('if' in branch) branches.push({ condition: branch.if, target });
+      else otherwise = target;
+    });
+    return { type: 'branches', branches, otherwise };
+  };
+
+  const first = compileList(definition.steps, '', END);
+  return { id, definition, first, steps, collectSteps };
+}
+
+function stepName(step: FlowStep): string {
+  if ('action' in step) return step.action;
+  if ('collect' in step) return step.collect;
+  if ('link' in step) return step.link;
+  if ('call' in step) return step.call;
+  return 'step';
+}

@@ -1,0 +1,99 @@
+import type { TurnContext } from './context.js';
+import type { FlowFrame, Frame, PatternFrame, StepFrame } from './frames.js';
+import { START } from './frames.js';
+import { PATTERN } from './patterns/builtins.js';
+import { currentActivity, topFlowFrame } from './stackQueries.js';
+
+/** Starts a flow on top of the stack. */
+export function startFlow(
+  ctx: TurnContext,
+  flowId: string,
+  frameType: FlowFrame['frame_type'],
+): FlowFrame {
+  const frame: FlowFrame = {
+    type: 'flow',
+    frame_id: ctx.turn.newFrameId(),
+    flow_id: flowId,
+    step_id: START,
+    frame_type: frameType,
+  };
+  ctx.turn.push(frame);
+  ctx.turn.emit({ event: 'flow_started', flow_id: flowId });
+  return frame;
+}
+
+/** Starts a pattern on top of the stack with the data its steps and responses read. */
+export function startPattern(
+  ctx: TurnContext,
+  patternId: string,
+  data: Record<string, unknown> = {},
+): PatternFrame {
+  const frame: PatternFrame = {
+    type: 'pattern',
+    frame_id: ctx.turn.newFrameId(),
+    flow_id: patternId,
+    step_id: START,
+    data,
+  };
+  ctx.turn.push(frame);
+  ctx.turn.emit({ event: 'flow_started', flow_id: patternId });
+  return frame;
+}
+
+/** The user-facing name of a flow: its `name`, or its id. */
+export function flowName(ctx: TurnContext, flowId: string): string {
+  return ctx.model.flows.get(flowId)?.definition.name ?? flowId;
+}
+
+/**
+ * Removes frames as cancelled, top first, writing `agent_cancelled` and `flow_cancelled`.
+ */
+export function cancelFrames(ctx: TurnContext, frames: readonly Frame[]): void {
+  for (const frame of [...frames].reverse()) {
+    ctx.turn.remove(frame.frame_id);
+    if (frame.type === 'agent') {
+      ctx.turn.emit({ event: 'agent_cancelled', agent_id: frame.agent_id, flow_id: frame.flow_id });
+    } else {
+      ctx.turn.emit({ event: 'flow_cancelled', flow_id: frame.flow_id, step_id: frame.step_id });
+    }
+  }
+}
+
+/**
+ * Cancels what the user is doing (the top flow, the flows that called it, and everything above)
+ * and returns the name of the flow that was cancelled.
+ */
+export function cancelCurrentActivity(ctx: TurnContext): string | undefined {
+  const activity = currentActivity(ctx.turn.stack);
+  const root = activity.find((f) => f.type === 'flow');
+  if (!root) return undefined;
+  cancelFrames(ctx, activity);
+  return flowName(ctx, root.flow_id);
+}
+
+/** Ends the user's current activity after a failure and tells the user. */
+export function failCurrentActivity(ctx: TurnContext, reason: string): void {
+  cancelCurrentActivity(ctx);
+  startPattern(ctx, PATTERN.internalError, { reason });
+}
+
+/** Marks the top flow (and its agent) as interrupted by a digression. */
+export function interruptTopFlow(ctx: TurnContext): void {
+  const flow = topFlowFrame(ctx.turn.stack);
+  if (!flow || flow.interrupted) return;
+  const i = ctx.turn.stack.findIndex((f) => f.frame_id === flow.frame_id);
+  const above = ctx.turn.stack[i + 1];
+  ctx.turn.update({ ...flow, interrupted: true });
+  ctx.turn.emit({ event: 'flow_interrupted', flow_id: flow.flow_id, step_id: flow.step_id });
+  if (above?.type === 'agent' && above.status !== 'interrupted') {
+    ctx.turn.update({ ...above, status: 'interrupted' });
+    ctx.turn.emit({ event: 'agent_interrupted', agent_id: above.agent_id, flow_id: above.flow_id });
+  }
+}
+
+/** Replaces a step frame's position. */
+export function moveTo(ctx: TurnContext, frame: StepFrame, stepId: string): StepFrame {
+  const moved = { ...frame, step_id: stepId };
+  ctx.turn.update(moved);
+  return moved;
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Where a frame stands in its flow before the first step has run. */
+export const START = 'START';
+
+/** A running flow: one of the project's flows. */
+export const FlowFrame = z.object({
+  type: z.literal('flow'),
+  frame_id: z.string(),
+  flow_id: z.string(),
+  /** The step in progress (waiting at a collect or a call) or the last step done. */
+  step_id: z.string(),
+  /** How the flow started: by the user, as a digression, called by another flow, or linked. */
+  frame_type: z.enum(['regular', 'interrupt', 'call', 'link']),
+  /** A digression was pushed above this flow; offer to return to it when it is on top again. */
+  interrupted: z.boolean().optional(),
+});
+export type FlowFrame = z.infer<typeof FlowFrame>;
+
+/** A running pattern: a built-in (or project-overridden) flow for conversation repair. */
+export const PatternFrame = z.object({
+  type: z.literal('pattern'),
+  frame_id: z.string(),
+  flow_id: z.string(),
+  step_id: z.string(),
+  /** What the pattern works on, e.g. the flow that was cancelled or the slots corrected. */
+  data: z.record(z.string(), z.unknown()),
+});
+export type PatternFrame = z.infer<typeof PatternFrame>;
+
+/** A sub agent working for the flow frame below it. */
+export const AgentFrame = z.object({
+  type: z.literal('agent'),
+  frame_id: z.string(),
+  agent_id: z.string(),
+  flow_id: z.string(),
+  /** The `call` step of the flow that started the agent. */
+  step_id: z.string(),
+  /** `running`: to be invoked now (see `invocation`); `input_required`: waiting for the user. */
+  status: z.enum(['running', 'input_required', 'interrupted']),
+  /** Why the agent runs next: first start, the user's answer, after an interruption, or anew. */
+  invocation: z.enum(['start', 'continue', 'resume', 'restart']).optional(),
+  exit_if: z.array(z.string()).optional(),
+  /** The agent's last message to the user, offered to it when it resumes. */
+  last_message: z.string().optional(),
+  /** Ids a remote agent needs on the next message of the same task (A2A `context_id`, `task_id`). */
+  session: z.record(z.string(), z.string()).optional(),
+});
+export type AgentFrame = z.infer<typeof AgentFrame>;
+
+export const Frame = z.discriminatedUnion('type', [FlowFrame, PatternFrame, AgentFrame]);
+export type Frame = z.infer<typeof Frame>;
+
+/** A frame that runs the steps of a flow (a project flow or a pattern). */
+export type StepFrame = FlowFrame | PatternFrame;
+
+export function isStepFrame(frame: Frame): frame is StepFrame {
+  return frame.type === 'flow' || frame.type === 'pattern';
+}

@@ -1,0 +1,39 @@
+export { Command } from './commands/command.js';
+export type { TurnOptions, TurnResult, UserMessage } from './engine.js';
+export { DialogueEngine } from './engine.js';
+export { DialogueExecutionError } from './errors.js';
+export type { EventName } from './events.js';
+export { DialogueEvent } from './events.js';
+export { AgentFrame, FlowFrame, Frame, PatternFrame } from './frames.js';
+export type { DialogueModel } from './model.js';
+export {
+  BUILTIN_ACTIONS,
+  BUILTIN_RESPONSES,
+  BUILTIN_SLOTS,
+  PATTERN,
+  PATTERN_FLOWS,
+} from './patterns/builtins.js';
+export type {
+  ActionContext,
+  ActionPort,
+  ActionResult,
+  AgentInvocation,
+  AgentPort,
+  ChatMessage,
+  DialoguePorts,
+  LlmPort,
+  McpToolCall,
+  McpToolPort,
+  McpToolResult,
+} from './ports.js';
+export { NO_ACTIONS } from './ports.js';
+export { BotMessage } from './responses/botMessage.js';
+export {
+  applyEvent,
+  ConversationState,
+  initialState,
+  parseState,
+  replay,
+  STATE_VERSION,
+  UnsupportedStateVersionError,
+} from './state.js';

@@ -1,0 +1,46 @@
+import type { CallStep } from '../config/index.js';
+import { evaluateExpression } from '../prompts/expression.js';
+import type { TurnContext } from './context.js';
+import { failCurrentActivity } from './frameLifecycle.js';
+import type { StepFrame } from './frames.js';
+import type { StepOutcome } from './steps.js';
+
+/**
+ * Calls an MCP tool from a flow: slot values in as arguments, expressions over `result` out into
+ * slots. A failed call ends the flow with the internal-error pattern.
+ */
+export async function callMcpTool(
+  ctx: TurnContext,
+  frame: StepFrame,
+  step: CallStep,
+): Promise<StepOutcome> {
+  const mapping = step.mapping ?? { input: [], output: [] };
+  const args = Object.fromEntries(
+    mapping.input.map(({ param, slot }) => [param, ctx.turn.slots[slot] ?? null]),
+  );
+  let failure: string | undefined;
+  try {
+    const result = await ctx.ports.mcp.callTool({
+      serverName: step.mcp_server ?? '',
+      toolName: step.call,
+      arguments: args,
+      senderId: ctx.turn.senderId,
+      flowId: frame.flow_id,
+      stepId: frame.step_id,
+      slots: ctx.turn.slots,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    if (result.isError) {
+      failure = `tool ${step.call} on ${step.mcp_server} returned an error`;
+    } else {
+      for (const { slot, value } of mapping.output) {
+        ctx.turn.setSlot(slot, evaluateExpression(value, { result }));
+      }
+    }
+  } catch (error) {
+    failure = `tool ${step.call} on ${step.mcp_server} failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (failure === undefined) return 'advance';
+  failCurrentActivity(ctx, failure);
+  return 'yield';
+}

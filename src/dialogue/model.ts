@@ -1,0 +1,61 @@
+import type nunjucks from 'nunjucks';
+import type {
+  Assistant,
+  FlowDefinition,
+  ResponseVariation,
+  SlotDefinition,
+} from '../config/index.js';
+import { compileTemplate } from '../prompts/environment.js';
+import { DEFAULT_COMMAND_PROMPT } from './commandGenerator/defaultPrompt.js';
+import { compileFlow, type FlowGraph } from './flowGraph.js';
+import { BUILTIN_RESPONSES, BUILTIN_SLOTS, PATTERN_FLOWS } from './patterns/builtins.js';
+
+/**
+ * An assistant prepared for the dialogue engine: flows compiled (project flows over the built-in
+ * patterns), slots and responses merged with the built-in ones, the command prompt compiled.
+ * Built once per process.
+ */
+export interface DialogueModel {
+  readonly assistant: Assistant;
+  readonly flows: ReadonlyMap<string, FlowGraph>;
+  readonly slots: Readonly<Record<string, SlotDefinition>>;
+  readonly responses: Readonly<Record<string, readonly ResponseVariation[]>>;
+  /** Intent name → the flow whose `nlu_trigger` names it. */
+  readonly intentFlows: ReadonlyMap<string, string>;
+  readonly commandPrompt: nunjucks.Template;
+}
+
+export function buildDialogueModel(assistant: Assistant): DialogueModel {
+  const definitions: Record<string, FlowDefinition> = { ...PATTERN_FLOWS, ...assistant.flows };
+  const flows = new Map<string, FlowGraph>();
+  for (const [id, definition] of Object.entries(definitions))
+    flows.set(id, compileFlow(id, definition));
+
+  const intentFlows = new Map<string, string>();
+  for (const [id, flow] of Object.entries(assistant.flows)) {
+    for (const trigger of flow.nlu_trigger ?? []) {
+      const intent = typeof trigger === 'string' ? trigger : trigger.intent;
+      intentFlows.set(typeof intent === 'string' ? intent : intent.name, id);
+    }
+  }
+
+  const template = assistant.commandGenerator.promptTemplate;
+  return {
+    assistant,
+    flows,
+    slots: { ...BUILTIN_SLOTS, ...assistant.slots },
+    responses: { ...BUILTIN_RESPONSES, ...assistant.responses },
+    intentFlows,
+    commandPrompt: compileTemplate(
+      template?.text ?? DEFAULT_COMMAND_PROMPT,
+      template?.file ?? 'default command prompt',
+    ),
+  };
+}
+
+/** Initial slot values of a new conversation. */
+export function initialSlots(model: DialogueModel): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(model.slots).map(([name, slot]) => [name, slot.initial_value ?? null]),
+  );
+}

@@ -1,0 +1,99 @@
+import type { AgentInput, AgentOutput } from '../agents/index.js';
+import type { SubAgent } from '../config/index.js';
+import type { BotMessage } from './responses/botMessage.js';
+
+/** One chat message sent to a language model. */
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+/** The language model, as the command generator uses it: text in, text out, no tools. */
+export interface LlmPort {
+  complete(request: {
+    readonly messages: readonly ChatMessage[];
+    readonly signal?: AbortSignal;
+  }): Promise<{ readonly content: string }>;
+}
+
+/** A request to run a sub agent for one user turn (or to resume or restart it). */
+export interface AgentInvocation {
+  readonly agent: SubAgent;
+  readonly input: AgentInput;
+  /** Present for task-specific ReAct agents: the conditions that end the run. */
+  readonly exitIf?: readonly string[];
+  readonly resumed: boolean;
+  readonly restarted: boolean;
+  readonly signal?: AbortSignal;
+}
+
+/** Runs sub agents (ReAct or A2A). */
+export interface AgentPort {
+  invoke(invocation: AgentInvocation): Promise<AgentOutput>;
+}
+
+/** A tool call made directly from a flow's `call` step. */
+export interface McpToolCall {
+  readonly serverName: string;
+  readonly toolName: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly senderId: string;
+  readonly flowId: string;
+  readonly stepId: string;
+  readonly slots: Readonly<Record<string, unknown>>;
+  readonly signal?: AbortSignal;
+}
+
+/** What an MCP tool answered (the parts flows map from). */
+export interface McpToolResult {
+  readonly isError: boolean;
+  readonly structuredContent?: unknown;
+  readonly content?: readonly unknown[];
+}
+
+export interface McpToolPort {
+  callTool(call: McpToolCall): Promise<McpToolResult>;
+}
+
+/** What a custom action sees. */
+export interface ActionContext {
+  readonly senderId: string;
+  readonly slots: Readonly<Record<string, unknown>>;
+  readonly latestMessage: string | undefined;
+  readonly flowId: string | undefined;
+  readonly stepId: string | undefined;
+}
+
+/** What a custom action returns: slot changes and messages for the user. */
+export interface ActionResult {
+  readonly slots?: Readonly<Record<string, unknown>>;
+  readonly messages?: readonly BotMessage[];
+}
+
+/** The project's custom actions. */
+export interface ActionPort {
+  has(name: string): boolean;
+  run(name: string, context: ActionContext): Promise<ActionResult>;
+}
+
+/** Everything outside the dialogue core that a turn may need. */
+export interface DialoguePorts {
+  readonly llm: LlmPort;
+  readonly agents: AgentPort;
+  readonly mcp: McpToolPort;
+  readonly actions: ActionPort;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  /** Waits between agent retries; tests pass one that records instead of waiting. */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Chooses among response variations. */
+  readonly random: () => number;
+}
+
+/** Ports for a project without custom actions. */
+export const NO_ACTIONS: ActionPort = {
+  has: () => false,
+  run: async (name) => {
+    throw new Error(`custom action ${name} is not defined`);
+  },
+};

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { type DialogueEvent, DialogueEvent as DialogueEventSchema } from './events.js';
+import { Frame } from './frames.js';
+
+/** The version of the persisted state written by this code. */
+export const STATE_VERSION = 1;
+/** Messages kept for prompts and transcripts; older ones stay in the event log only. */
+export const HISTORY_LIMIT = 40;
+/** Events kept for sub agents' context. */
+export const RECENT_EVENTS_LIMIT = 50;
+
+export const HistoryEntry = z.object({ role: z.enum(['user', 'bot']), text: z.string() });
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/**
+ * A conversation: the fold of its events. Only bounded windows of history are kept, so the state
+ * (and the cost of a turn) stays the same size however long the conversation runs.
+ */
+export const ConversationState = z.object({
+  version: z.literal(STATE_VERSION),
+  sender_id: z.string(),
+  slots: z.record(z.string(), z.unknown()),
+  stack: z.array(Frame),
+  /** Frames created so far; frame ids are `f<n>`. */
+  frame_seq: z.number().int().min(0),
+  history: z.array(HistoryEntry),
+  /** Bot events since the latest user message, for "repeat message". */
+  last_bot_events: z.array(DialogueEventSchema),
+  recent_events: z.array(DialogueEventSchema),
+  event_count: z.number().int().min(0),
+});
+export type ConversationState = z.infer<typeof ConversationState>;
+
+/** A persisted state of a version this code does not read. */
+export class UnsupportedStateVersionError extends Error {
+  override readonly name = 'UnsupportedStateVersionError';
+  constructor(readonly found: unknown) {
+    super(
+      `conversation state version ${String(found)} is not supported (this build reads version ${STATE_VERSION})`,
+    );
+  }
+}
+
+/** Parses persisted state, refusing unknown versions with a clear error. */
+export function parseState(data: unknown): ConversationState {
+  const version = (data as { version?: unknown } | null)?.version;
+  if (version !== STATE_VERSION) throw new UnsupportedStateVersionError(version);
+  return ConversationState.parse(data);
+}
+
+/** A new conversation with the slots' initial values. */
+export function initialState(
+  senderId: string,
+  initialSlots: Readonly<Record<string, unknown>>,
+): ConversationState {
+  return {
+    version: STATE_VERSION,
+    sender_id: senderId,
+    slots: { ...initialSlots },
+    stack: [],
+    frame_seq: 0,
+    history: [],
+    last_bot_events: [],
+    recent_events: [],
+    event_count: 0,
+  };
+}
+
+/** Applies one event; the state is never mutated. */
+export function applyEvent(state: ConversationState, event: DialogueEvent): ConversationState {
+  const next: ConversationState = {
+    ...state,
+    event_count: state.event_count + 1,
+    recent_events: bounded([...state.recent_events, event], RECENT_EVENTS_LIMIT),
+  };
+  switch (event.event) {
+    case 'user':
+      next.history = bounded([...state.history, { role: 'user', text: event.text }], HISTORY_LIMIT);
+      next.last_bot_events = [];
+      return next;
+    case 'bot':
+      if (event.text !== undefined) {
+        next.history = bounded(
+          [...state.history, { role: 'bot', text: event.text }],
+          HISTORY_LIMIT,
+        );
+      }
+      next.last_bot_events = [...state.last_bot_events, event];
+      return next;
+    case 'slot':
+      next.slots = { ...state.slots, [event.name]: event.value };
+      return next;
+    case 'stack':
+      next.stack = event.stack;
+      next.frame_seq = Math.max(state.frame_seq, maxFrameSeq(event.stack));
+      return next;
+    case 'action':
+    case 'flow_started':
+    case 'flow_completed':
+    case 'flow_interrupted':
+    case 'flow_resumed':
+    case 'flow_cancelled':
+    case 'agent_started':
+    case 'agent_completed':
+    case 'agent_interrupted':
+    case 'agent_resumed':
+    case 'agent_cancelled':
+      return next;
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Folds events into a state: how a conversation is rebuilt from its log. */
+export function replay(
+  state: ConversationState,
+  events: readonly DialogueEvent[],
+): ConversationState {
+  return events.reduce(applyEvent, state);
+}
+
+function maxFrameSeq(stack: readonly Frame[]): number {
+  let max = 0;
+  for (const frame of stack) {
+    const n = Number(frame.frame_id.slice(1));
+    if (Number.isFinite(n) && n > max) max = n;
+  }
+  return max;
+}
+
+function bounded<T>(list: T[], limit: number): T[] {
+  return list.length > limit ? list.slice(list.length - limit) : list;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown event ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,107 @@
+import type { CallStep, CollectStep } from '../config/index.js';
+import { runBuiltinAction } from './builtinActions.js';
+import { askForSlot, checkAnswer } from './collect.js';
+import type { TurnContext } from './context.js';
+import { runCustomAction } from './customActions.js';
+import type { CompiledStep } from './flowGraph.js';
+import { resetFlowSlots } from './frameCompletion.js';
+import { startFlow } from './frameLifecycle.js';
+import type { AgentFrame, StepFrame } from './frames.js';
+import { callMcpTool } from './mcpCall.js';
+import { BUILTIN_ACTIONS } from './patterns/builtins.js';
+import { utter } from './utter.js';
+
+/**
+ * After a step: go on to the next step, wait for the user, or yield to the frame now on top
+ * (one was pushed, or this one ended).
+ */
+export type StepOutcome = 'advance' | 'wait' | 'yield';
+
+/** Runs a step the frame has just reached. */
+export async function executeStep(
+  ctx: TurnContext,
+  frame: StepFrame,
+  compiled: CompiledStep,
+): Promise<StepOutcome> {
+  const { step } = compiled;
+  if ('action' in step) return runAction(ctx, frame, step.action);
+  if ('collect' in step) {
+    const filled =
+      ctx.turn.slots[step.collect] !== null && ctx.turn.slots[step.collect] !== undefined;
+    if (filled && !step.ask_before_filling) return 'advance';
+    // Asking again means the old answer no longer counts.
+    if (filled) ctx.turn.setSlot(step.collect, null);
+    askForSlot(ctx, frame, step);
+    return 'wait';
+  }
+  if ('set_slots' in step) {
+    for (const entry of step.set_slots) {
+      for (const [name, value] of Object.entries(entry)) ctx.turn.setSlot(name, value);
+    }
+    return 'advance';
+  }
+  if ('link' in step) {
+    ctx.turn.remove(frame.frame_id);
+    ctx.turn.emit({ event: 'flow_completed', flow_id: frame.flow_id, step_id: frame.step_id });
+    if (frame.type === 'flow') resetFlowSlots(ctx, frame);
+    startFlow(ctx, step.link, 'link');
+    return 'yield';
+  }
+  if ('call' in step) return call(ctx, frame, step);
+  return 'advance';
+}
+
+/** Runs the step a frame stopped at, when the frame is on top again. */
+export async function revisitStep(
+  ctx: TurnContext,
+  frame: StepFrame,
+  compiled: CompiledStep,
+): Promise<StepOutcome> {
+  const { step } = compiled;
+  if ('collect' in step) return revisitCollect(ctx, frame, step);
+  // Calls come back here when the flow or agent they started has finished.
+  return 'advance';
+}
+
+function revisitCollect(ctx: TurnContext, frame: StepFrame, step: CollectStep): StepOutcome {
+  const answer = checkAnswer(ctx, frame, step);
+  if (answer === 'accepted') return 'advance';
+  askForSlot(ctx, frame, step, { again: answer === 'rejected' });
+  return 'wait';
+}
+
+async function runAction(ctx: TurnContext, frame: StepFrame, name: string): Promise<StepOutcome> {
+  const context = frame.type === 'pattern' ? frame.data : {};
+  if (ctx.model.responses[name]) {
+    utter(ctx.model, ctx.turn, name, { random: ctx.ports.random, context, ...channel(ctx) });
+    return 'advance';
+  }
+  if (BUILTIN_ACTIONS.has(name)) return runBuiltinAction(ctx, frame, name);
+  return runCustomAction(ctx, frame, name);
+}
+
+async function call(ctx: TurnContext, frame: StepFrame, step: CallStep): Promise<StepOutcome> {
+  if (step.mcp_server !== undefined) return callMcpTool(ctx, frame, step);
+  const agent = ctx.model.assistant.agents[step.call];
+  if (!agent) {
+    startFlow(ctx, step.call, 'call');
+    return 'yield';
+  }
+  const agentFrame: AgentFrame = {
+    type: 'agent',
+    frame_id: ctx.turn.newFrameId(),
+    agent_id: agent.name,
+    flow_id: frame.flow_id,
+    step_id: frame.step_id,
+    status: 'running',
+    invocation: 'start',
+    ...(step.exit_if ? { exit_if: [...step.exit_if] } : {}),
+  };
+  ctx.turn.push(agentFrame);
+  ctx.turn.emit({ event: 'agent_started', agent_id: agent.name, flow_id: frame.flow_id });
+  return 'yield';
+}
+
+function channel(ctx: TurnContext): { channel?: string } {
+  return ctx.channel !== undefined ? { channel: ctx.channel } : {};
+}

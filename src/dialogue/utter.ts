@@ -1,0 +1,40 @@
+import type { DialogueModel } from './model.js';
+import type { BotMessage } from './responses/botMessage.js';
+import { renderResponse } from './responses/render.js';
+import type { Turn } from './turn.js';
+
+export interface UtterOptions {
+  readonly random: () => number;
+  readonly channel?: string;
+  readonly context?: Readonly<Record<string, unknown>>;
+}
+
+/** Renders a response of the domain, or undefined when there is none or no variation fits. */
+export function renderNamed(
+  model: DialogueModel,
+  turn: Turn,
+  name: string,
+  options: UtterOptions,
+): BotMessage | undefined {
+  const variations = model.responses[name];
+  if (!variations) return undefined;
+  return renderResponse(name, variations, {
+    slots: turn.slots,
+    random: options.random,
+    ...(options.channel !== undefined ? { channel: options.channel } : {}),
+    ...(options.context !== undefined ? { context: options.context } : {}),
+  });
+}
+
+/** Says a response; false when the domain has no such response or no variation fits. */
+export function utter(
+  model: DialogueModel,
+  turn: Turn,
+  name: string,
+  options: UtterOptions,
+): boolean {
+  const message = renderNamed(model, turn, name, options);
+  if (!message) return false;
+  turn.say(message);
+  return true;
+}

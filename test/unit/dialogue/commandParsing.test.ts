@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest';
+import type { SlotDefinition } from '../../../src/config/schemas/domain.js';
+import { coerceSlotValue } from '../../../src/dialogue/commands/coerce.js';
+import type { Command } from '../../../src/dialogue/commands/command.js';
+import { parseDeterministicMessage } from '../../../src/dialogue/commands/deterministic.js';
+import { parseCommandDsl } from '../../../src/dialogue/commands/parseDsl.js';
+
+const cannotHandle = (reason: RegExp) => [
+  { command: 'cannot handle', reason: expect.stringMatching(reason) },
+];
+
+describe('parseCommandDsl', () => {
+  it.each<[string, Command]>([
+    ['start flow transfer_money', { command: 'start flow', flow: 'transfer_money' }],
+    ['set slot amount 50', { command: 'set slot', name: 'amount', value: '50' }],
+    ['set slot city New York', { command: 'set slot', name: 'city', value: 'New York' }],
+    ['set slot city "New York"', { command: 'set slot', name: 'city', value: 'New York' }],
+    ['set slot note \'a "b" c\'', { command: 'set slot', name: 'note', value: 'a "b" c' }],
+    ['set slot city', { command: 'set slot', name: 'city', value: null }],
+    ['cancel flow', { command: 'cancel flow' }],
+    ['offtopic reply', { command: 'offtopic reply' }],
+    ['hand over', { command: 'hand over' }],
+    ['repeat message', { command: 'repeat message' }],
+    ['continue agent', { command: 'continue agent' }],
+    ['restart agent', { command: 'restart agent' }],
+    ['disambiguate flows a b', { command: 'disambiguate flows', flows: ['a', 'b'] }],
+    ['disambiguate flows a, b,c', { command: 'disambiguate flows', flows: ['a', 'b', 'c'] }],
+  ])('reads %j', (line, command) => {
+    expect(parseCommandDsl(line)).toEqual([command]);
+  });
+
+  it.each<[string, Command]>([
+    ['StartFlow(transfer_money)', { command: 'start flow', flow: 'transfer_money' }],
+    ['StartFlow("transfer_money")', { command: 'start flow', flow: 'transfer_money' }],
+    ['SetSlot(amount, 50)', { command: 'set slot', name: 'amount', value: '50' }],
+    [
+      'SetSlot(city, "Paris, France")',
+      { command: 'set slot', name: 'city', value: 'Paris, France' },
+    ],
+    [
+      'SetSlot(address, 1 Main St, Springfield)',
+      { command: 'set slot', name: 'address', value: '1 Main St, Springfield' },
+    ],
+    ['SetSlot(city)', { command: 'set slot', name: 'city', value: null }],
+    ['CancelFlow()', { command: 'cancel flow' }],
+    ['Clarify(a, "b")', { command: 'disambiguate flows', flows: ['a', 'b'] }],
+    ['Clarify([a, b])', { command: 'disambiguate flows', flows: ['a', 'b'] }],
+    ['ChitChat()', { command: 'offtopic reply' }],
+    ['KnowledgeAnswer()', { command: 'offtopic reply' }],
+    ['HumanHandoff()', { command: 'hand over' }],
+    ['RepeatLastBotMessages()', { command: 'repeat message' }],
+  ])('reads the older function form %j', (line, command) => {
+    expect(parseCommandDsl(line)).toEqual([command]);
+  });
+
+  it('tolerates code fences, list markers, inline code and keyword case', () => {
+    const output = [
+      '```text',
+      '- START FLOW book_trip',
+      '* Set Slot destination Lisbon',
+      '  1. `Cancel  Flow`',
+      '2) disambiguate FLOWS a b',
+      '```',
+    ].join('\n');
+
+    expect(parseCommandDsl(output)).toEqual([
+      { command: 'start flow', flow: 'book_trip' },
+      { command: 'set slot', name: 'destination', value: 'Lisbon' },
+      { command: 'cancel flow' },
+      { command: 'disambiguate flows', flows: ['a', 'b'] },
+    ]);
+  });
+
+  it('ignores chatter lines between commands', () => {
+    const output = 'Sure! Here are the commands:\nstart flow check_balance\nHope that helps.';
+
+    expect(parseCommandDsl(output)).toEqual([{ command: 'start flow', flow: 'check_balance' }]);
+  });
+
+  it('drops exact duplicates but keeps the first of each', () => {
+    const output = 'set slot a 1\nstart flow x\nset slot a 1\nset slot a 2\nstart flow x';
+
+    expect(parseCommandDsl(output)).toEqual([
+      { command: 'set slot', name: 'a', value: '1' },
+      { command: 'start flow', flow: 'x' },
+      { command: 'set slot', name: 'a', value: '2' },
+    ]);
+  });
+
+  it('answers cannot handle when non-blank output has no command', () => {
+    expect(parseCommandDsl('I think the user wants to travel.')).toEqual(
+      cannotHandle(/could not be parsed/),
+    );
+  });
+
+  it.each(['', '   \n\t\n', '```\n```'])('returns no commands for blank output %j', (output) => {
+    expect(parseCommandDsl(output)).toEqual([]);
+  });
+
+  it('does not mistake Object.prototype names for commands', () => {
+    expect(parseCommandDsl('constructor\ntoString()')).toEqual(cannotHandle(/could not be parsed/));
+  });
+
+  it('ignores malformed commands instead of throwing', () => {
+    expect(parseCommandDsl('start flow\nSetSlot("unclosed, 1)\nClarify()\nstart flow a b')).toEqual(
+      cannotHandle(/could not be parsed/),
+    );
+  });
+});
+
+describe('parseDeterministicMessage', () => {
+  const intents = new Map([['check_balance', 'show_balance']]);
+
+  it('reads /SetSlots with quotes, commas inside quotes and empty values', () => {
+    const commands = parseDeterministicMessage(
+      '  /SetSlots(a=1, b=some text, c="x, y", d=, e=\'q\')  ',
+      intents,
+    );
+
+    expect(commands).toEqual([
+      { command: 'set slot', name: 'a', value: '1' },
+      { command: 'set slot', name: 'b', value: 'some text' },
+      { command: 'set slot', name: 'c', value: 'x, y' },
+      { command: 'set slot', name: 'd', value: null },
+      { command: 'set slot', name: 'e', value: 'q' },
+    ]);
+  });
+
+  it('keeps apostrophes and equals signs inside unquoted values', () => {
+    expect(parseDeterministicMessage("/SetSlots(note=it's a=b)", intents)).toEqual([
+      { command: 'set slot', name: 'note', value: "it's a=b" },
+    ]);
+  });
+
+  it.each([
+    ['/SetSlots(a=1', /closing/],
+    ['/SetSlots(a=1, b)', /name=value/],
+    ['/SetSlots(=1)', /name=value/],
+    ['/SetSlots(a="x, y)', /quote/],
+    ['/StartFlow(a b)', /one flow id/],
+    ['/StartFlow()', /one flow id/],
+    ['/StartFlow(abc', /closing/],
+  ])('answers cannot handle for malformed %j', (message, reason) => {
+    expect(parseDeterministicMessage(message, intents)).toEqual(cannotHandle(reason));
+  });
+
+  it('reads /StartFlow', () => {
+    expect(parseDeterministicMessage('/StartFlow(transfer_money)', intents)).toEqual([
+      { command: 'start flow', flow: 'transfer_money' },
+    ]);
+  });
+
+  it.each(['/check_balance', '/check_balance{"account": "savings"}', '/check_balance {}'])(
+    'starts the flow an intent triggers for %j',
+    (message) => {
+      expect(parseDeterministicMessage(message, intents)).toEqual([
+        { command: 'start flow', flow: 'show_balance' },
+      ]);
+    },
+  );
+
+  it('answers cannot handle for an unknown intent', () => {
+    expect(parseDeterministicMessage('/greet', intents)).toEqual(
+      cannotHandle(/^unknown intent.*greet/),
+    );
+  });
+
+  it.each([
+    'hello',
+    'check_balance',
+    '/',
+    '/ check_balance',
+    '/123',
+    '/check_balance please',
+    '/check_balance{"a": ',
+    '/check_balance[1]',
+  ])('leaves %j to the LLM', (message) => {
+    expect(parseDeterministicMessage(message, intents)).toBeUndefined();
+  });
+});
+
+describe('coerceSlotValue', () => {
+  const slot = (
+    definition: Partial<SlotDefinition> & Pick<SlotDefinition, 'type'>,
+  ): SlotDefinition => definition;
+  const ok = (value: unknown) => ({ ok: true, value });
+  const notOk = (reason: RegExp) => ({ ok: false, reason: expect.stringMatching(reason) });
+
+  it.each(['text', 'bool', 'float', 'categorical', 'list', 'any'] as const)(
+    'treats null-like values as null for %s slots',
+    (type) => {
+      for (const value of [null, undefined, '', 'null', 'None', 'UNDEFINED', '  none ']) {
+        expect(coerceSlotValue(value, slot({ type, values: ['a'] }))).toEqual(ok(null));
+      }
+    },
+  );
+
+  it('keeps text and stringifies numbers and booleans', () => {
+    const text = slot({ type: 'text' });
+
+    expect(coerceSlotValue(' hi ', text)).toEqual(ok(' hi '));
+    expect(coerceSlotValue(42, text)).toEqual(ok('42'));
+    expect(coerceSlotValue(false, text)).toEqual(ok('false'));
+    expect(coerceSlotValue({ a: 1 }, text)).toEqual(notOk(/text/));
+  });
+
+  it.each<[unknown, boolean]>([
+    [true, true],
+    ['TRUE', true],
+    ['yes', true],
+    ['Y', true],
+    ['1', true],
+    ['on', true],
+    [1, true],
+    [false, false],
+    ['False', false],
+    ['no', false],
+    ['n', false],
+    ['0', false],
+    ['OFF', false],
+  ])('reads %j as the boolean %j', (value, expected) => {
+    expect(coerceSlotValue(value, slot({ type: 'bool' }))).toEqual(ok(expected));
+  });
+
+  it('rejects a word that is neither yes nor no for a bool slot', () => {
+    expect(coerceSlotValue('maybe', slot({ type: 'bool' }))).toEqual(notOk(/yes or no.*maybe/));
+  });
+
+  it.each<[unknown, number]>([
+    [3.5, 3.5],
+    ['42', 42],
+    [' -7.25 ', -7.25],
+    ['$1,200.50', 1200.5],
+    ['€ 30', 30],
+    ['£5', 5],
+    ['-$5', -5],
+    ['1,000,000', 1000000],
+    ['.5', 0.5],
+    ['1e3', 1000],
+  ])('reads %j as the number %j', (value, expected) => {
+    expect(coerceSlotValue(value, slot({ type: 'float' }))).toEqual(ok(expected));
+  });
+
+  it.each(['abc', '1,5', '12abc', '$', true, Number.NaN, Number.POSITIVE_INFINITY])(
+    'rejects %j for a float slot',
+    (value) => {
+      expect(coerceSlotValue(value, slot({ type: 'float' }))).toEqual(notOk(/number/));
+    },
+  );
+
+  it('enforces min_value and max_value inclusively', () => {
+    const amount = slot({ type: 'float', min_value: 1, max_value: 100 });
+
+    expect(coerceSlotValue('1', amount)).toEqual(ok(1));
+    expect(coerceSlotValue(100, amount)).toEqual(ok(100));
+    expect(coerceSlotValue('0.5', amount)).toEqual(notOk(/minimum of 1/));
+    expect(coerceSlotValue('$100.01', amount)).toEqual(notOk(/maximum of 100/));
+  });
+
+  it('returns the canonical categorical value', () => {
+    const car = slot({ type: 'categorical', values: ['suv', 'Sedan', 36, true] });
+
+    expect(coerceSlotValue('SUV', car)).toEqual(ok('suv'));
+    expect(coerceSlotValue(' sedan ', car)).toEqual(ok('Sedan'));
+    expect(coerceSlotValue('36', car)).toEqual(ok(36));
+    expect(coerceSlotValue('True', car)).toEqual(ok(true));
+  });
+
+  it('lists the allowed values when a categorical value does not match', () => {
+    const car = slot({ type: 'categorical', values: ['suv', 'sedan'] });
+
+    expect(coerceSlotValue('truck', car)).toEqual(notOk(/suv, sedan.*truck/));
+    expect(coerceSlotValue('x', slot({ type: 'categorical' }))).toEqual(notOk(/no allowed values/));
+  });
+
+  it.each<[unknown, unknown[]]>([
+    [
+      ['a', 1],
+      ['a', 1],
+    ],
+    ['["a", 2]', ['a', 2]],
+    ["['a', 'b, c']", ['a', 'b, c']],
+    ['red, green , ,blue', ['red', 'green', 'blue']],
+    ['solo', ['solo']],
+    [7, [7]],
+  ])('reads %j as the list %j', (value, expected) => {
+    expect(coerceSlotValue(value, slot({ type: 'list' }))).toEqual(ok(expected));
+  });
+
+  it('keeps any value as it is', () => {
+    const value = { nested: [1] };
+
+    expect(coerceSlotValue(value, slot({ type: 'any' }))).toEqual(ok(value));
+  });
+});

@@ -1,0 +1,448 @@
+import { describe, expect, it } from 'vitest';
+import { type Conversation, newConversation } from '../../helpers/dialogue.js';
+import type { ProjectFilesSpec } from '../../helpers/project.js';
+
+const PROJECT: ProjectFilesSpec = {
+  'endpoints.yml': `mcp_servers:
+  - name: bank
+    url: http://127.0.0.1:9000/mcp
+`,
+  'domain.yml': `intents:
+  - check_balance
+slots:
+  recipient:
+    type: text
+  amount:
+    type: float
+  confirmed:
+    type: bool
+  balance:
+    type: float
+  account:
+    type: categorical
+    values: [checking, savings]
+  dealer:
+    type: text
+  time:
+    type: text
+responses:
+  utter_ask_recipient:
+    - text: Who should receive the money?
+  utter_ask_amount:
+    - text: How much should I send to {recipient}?
+  utter_ask_confirmed:
+    - text: Send {amount} to {recipient}?
+      buttons:
+        - title: Yes
+          payload: /SetSlots(confirmed=true)
+        - title: No
+          payload: /SetSlots(confirmed=false)
+  utter_transfer_done:
+    - text: Sent {amount} to {recipient}.
+  utter_transfer_cancelled:
+    - text: Okay, nothing was sent.
+  utter_amount_too_high:
+    - text: That is more than you can send at once.
+  utter_ask_account:
+    - text: Which account?
+  utter_balance:
+    - text: Your {account} balance is {balance}.
+  utter_booked:
+    - text: Booked with {dealer} at {time}.
+`,
+  'data/flows.yml': `flows:
+  transfer_money:
+    description: Send money to someone.
+    steps:
+      - collect: recipient
+      - collect: amount
+        rejections:
+          - if: slots.amount > 1000
+            utter: utter_amount_too_high
+      - collect: confirmed
+        ask_before_filling: true
+        next:
+          - if: slots.confirmed
+            then:
+              - action: utter_transfer_done
+                next: END
+          - else:
+              - action: utter_transfer_cancelled
+                next: END
+  check_balance:
+    description: Tell the user the balance of an account.
+    nlu_trigger:
+      - intent: check_balance
+    steps:
+      - collect: account
+      - call: get_balance
+        mcp_server: bank
+        mapping:
+          input:
+            - param: account
+              slot: account
+          output:
+            - slot: balance
+              value: result.structuredContent.balance
+      - action: utter_balance
+  book_visit:
+    description: Book a visit at a dealer.
+    steps:
+      - call: booking_agent
+        exit_if:
+          - slots.dealer is not null and slots.time is not null
+      - action: utter_booked
+  research:
+    description: Research anything.
+    steps:
+      - call: researcher
+  goodbye_transfer:
+    description: Hand over to the transfer flow.
+    steps:
+      - link: transfer_money
+`,
+  'sub_agents/booking_agent/config.yml': `agent:
+  name: booking_agent
+  description: Finds a dealer and a time.
+connections:
+  mcp_servers:
+    - name: bank
+`,
+  'sub_agents/researcher/config.yml': `agent:
+  name: researcher
+  description: Researches things.
+connections:
+  mcp_servers:
+    - name: bank
+`,
+};
+
+async function start(): Promise<Conversation> {
+  return newConversation(PROJECT);
+}
+
+describe('DialogueEngine', () => {
+  it('runs a flow from start to end: collect, templating, buttons, branches', async () => {
+    const c = await start();
+    c.ports.llm.reply(
+      'start flow transfer_money',
+      'set slot recipient Alice',
+      'set slot amount 50',
+    );
+    expect(await c.say('I want to send money')).toEqual(['Who should receive the money?']);
+    expect(await c.say('Alice')).toEqual(['How much should I send to Alice?']);
+    expect(await c.say('50 dollars')).toEqual(['Send 50 to Alice?']);
+    expect(c.last?.messages[0]?.buttons?.map((b) => b.payload)).toEqual([
+      '/SetSlots(confirmed=true)',
+      '/SetSlots(confirmed=false)',
+    ]);
+    expect(await c.say('/SetSlots(confirmed=true)')).toEqual([
+      'Sent 50 to Alice.',
+      'Can I help you with anything else?',
+    ]);
+    expect(c.ports.llm.remaining).toBe(0);
+    expect(c.trace('flow_started', 'flow_completed')).toEqual([
+      'flow_started:transfer_money',
+      'flow_completed:transfer_money',
+      'flow_started:pattern_completed',
+      'flow_completed:pattern_completed',
+    ]);
+    // Slots the flow collected are forgotten when it ends.
+    expect(c.state.slots.recipient).toBeNull();
+    expect(c.state.stack).toEqual([]);
+  });
+
+  it('takes the else branch', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow transfer_money\nset slot recipient Bob\nset slot amount 20');
+    expect(await c.say('send Bob 20')).toEqual(['Send 20 to Bob?']);
+    expect(await c.say('/SetSlots(confirmed=false)')).toEqual([
+      'Okay, nothing was sent.',
+      'Can I help you with anything else?',
+    ]);
+  });
+
+  it('rejects a value and asks again', async () => {
+    const c = await start();
+    c.ports.llm.reply(
+      'start flow transfer_money\nset slot recipient Bob',
+      'set slot amount 5000',
+      'set slot amount 500',
+    );
+    await c.say('send money to Bob');
+    expect(await c.say('5000')).toEqual([
+      'That is more than you can send at once.',
+      'How much should I send to Bob?',
+    ]);
+    expect(await c.say('500')).toEqual(['Send 500 to Bob?']);
+  });
+
+  it('corrects an earlier answer and runs the following steps again', async () => {
+    const c = await start();
+    c.ports.llm.reply(
+      'start flow transfer_money\nset slot recipient Bob\nset slot amount 20',
+      'set slot recipient Carol',
+    );
+    await c.say('send 20 to Bob');
+    expect(await c.say('actually to Carol')).toEqual([
+      "Got it, I've updated recipient to Carol.",
+      'Send 20 to Carol?',
+    ]);
+    expect(c.trace('flow_started')).toContain('flow_started:pattern_correction');
+  });
+
+  it('cancels the current flow', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow transfer_money', 'cancel flow');
+    await c.say('send money');
+    expect(await c.say('forget it')).toEqual(["All right, I've stopped transfer_money."]);
+    expect(c.trace('flow_cancelled')).toEqual(['flow_cancelled:transfer_money']);
+    expect(c.state.stack).toEqual([]);
+  });
+
+  it('digresses to another flow and offers to go back', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow transfer_money\nset slot recipient Bob');
+    expect(await c.say('send money to Bob')).toEqual(['How much should I send to Bob?']);
+    c.ports.mcp.reply({ isError: false, structuredContent: { balance: 1234.5 } });
+    expect(await c.say('/check_balance')).toEqual(['Which account?']);
+    expect(await c.say('/SetSlots(account=savings)')).toEqual([
+      'Your savings balance is 1234.5.',
+      'Shall we get back to transfer_money?',
+    ]);
+    expect(c.ports.mcp.calls[0]).toMatchObject({
+      serverName: 'bank',
+      toolName: 'get_balance',
+      arguments: { account: 'savings' },
+    });
+    expect(await c.say('/SetSlots(continue_interrupted=true)')).toEqual([
+      'How much should I send to Bob?',
+    ]);
+    expect(c.trace('flow_interrupted', 'flow_resumed')).toEqual([
+      'flow_interrupted:transfer_money',
+      'flow_resumed:transfer_money',
+    ]);
+  });
+
+  it('drops the interrupted flow when the user does not want to go back', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    c.ports.mcp.reply({ isError: false, structuredContent: { balance: 3 } });
+    await c.say('/check_balance');
+    await c.say('/SetSlots(account=checking)');
+    expect(await c.say('/SetSlots(continue_interrupted=false)')).toEqual([
+      "Okay, let's leave transfer_money then.",
+    ]);
+    expect(c.trace('flow_cancelled')).toEqual(['flow_cancelled:transfer_money']);
+  });
+
+  it('acts on /SetSlots and /intent without calling the model', async () => {
+    const c = await start();
+    c.ports.mcp.reply({ isError: false, structuredContent: { balance: 10 } });
+    expect(await c.say('/check_balance')).toEqual(['Which account?']);
+    expect(await c.say('/SetSlots(account=CHECKING)')).toEqual([
+      'Your checking balance is 10.',
+      'Can I help you with anything else?',
+    ]);
+    expect(c.ports.llm.prompts).toEqual([]);
+  });
+
+  it('answers an unparseable model output with the cannot-handle pattern', async () => {
+    const c = await start();
+    c.ports.llm.reply('I think the user wants to bake a cake!');
+    expect(await c.say('let us bake')).toEqual([
+      "Sorry, I didn't catch that. Could you say it another way?",
+    ]);
+    expect(c.last?.commands).toEqual([{ command: 'cannot handle', reason: expect.any(String) }]);
+  });
+
+  it('re-asks the open question after a message it cannot handle', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow transfer_money', '');
+    await c.say('send money');
+    expect(await c.say('hmm')).toEqual([
+      "Sorry, I didn't catch that. Could you say it another way?",
+      'Who should receive the money?',
+    ]);
+  });
+
+  it('ends the flow with the internal-error pattern when a tool call fails', async () => {
+    const c = await start();
+    c.ports.mcp.reply({ isError: true, content: [{ type: 'text', text: 'boom' }] });
+    await c.say('/check_balance');
+    expect(await c.say('/SetSlots(account=savings)')).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+    expect(c.trace('flow_cancelled')).toEqual(['flow_cancelled:check_balance']);
+    expect(c.state.stack).toEqual([]);
+  });
+
+  it('answers with the internal-error pattern when the model fails', async () => {
+    const c = await start();
+    c.ports.llm.reply(new Error('model down'));
+    expect(await c.say('hello')).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+  });
+
+  it('follows a link to another flow', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow goodbye_transfer');
+    expect(await c.say('go')).toEqual(['Who should receive the money?']);
+    expect(c.trace('flow_started', 'flow_completed')).toEqual([
+      'flow_started:goodbye_transfer',
+      'flow_completed:goodbye_transfer',
+      'flow_started:transfer_money',
+    ]);
+  });
+
+  it('handles small talk, hand-over, repetition and ambiguity with patterns', async () => {
+    const c = await start();
+    c.ports.llm.reply(
+      'offtopic reply',
+      'repeat message',
+      'hand over',
+      'disambiguate flows transfer_money check_balance',
+    );
+    expect(await c.say('how are you?')).toEqual([
+      "I'm happy to chat, though I'm best at the tasks I was built for. What can I do for you?",
+    ]);
+    expect(await c.say('say that again')).toEqual([
+      "I'm happy to chat, though I'm best at the tasks I was built for. What can I do for you?",
+    ]);
+    expect(await c.say('human please')).toEqual([
+      "I can't connect you to a person right now, but I'll do my best to help. What do you need?",
+    ]);
+    expect(await c.say('money')).toEqual(['Which of these did you mean?']);
+    expect(c.last?.messages[0]?.buttons).toEqual([
+      { title: 'transfer_money', payload: '/StartFlow(transfer_money)' },
+      { title: 'check_balance', payload: '/StartFlow(check_balance)' },
+    ]);
+    expect(await c.say('/StartFlow(transfer_money)')).toEqual(['Who should receive the money?']);
+  });
+});
+
+describe('DialogueEngine with sub agents', () => {
+  it('hands the conversation to an agent until it completes, then continues the flow', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research', '');
+    c.ports.agents.reply(
+      { status: 'input_required', responseMessage: 'What should I research?' },
+      { status: 'completed', responseMessage: 'Here is what I found.' },
+    );
+    expect(await c.say('research cars')).toEqual(['What should I research?']);
+    expect(await c.say('electric SUVs')).toEqual([
+      'Here is what I found.',
+      'Can I help you with anything else?',
+    ]);
+    const [first, second] = c.ports.agents.invocations;
+    expect(first?.input.userMessage).toBe('research cars');
+    expect(first?.exitIf).toBeUndefined();
+    expect(second?.input.userMessage).toBe('electric SUVs');
+    expect(second?.input.conversationHistory).toBe(
+      'USER: research cars\nAI: What should I research?\nUSER: electric SUVs',
+    );
+    expect(c.trace('agent_started', 'agent_completed')).toEqual([
+      'agent_started:researcher',
+      'agent_completed:researcher',
+    ]);
+  });
+
+  it('completes a task-specific agent silently once its exit conditions hold', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow book_visit', '');
+    c.ports.agents.reply(
+      { status: 'input_required', responseMessage: 'Which dealer?' },
+      {
+        status: 'input_required',
+        responseMessage: 'anything else?',
+        events: [
+          { event: 'slot', name: 'dealer', value: 'Autohaus' },
+          { event: 'slot', name: 'time', value: '10:00' },
+        ],
+      },
+    );
+    expect(await c.say('book a visit')).toEqual(['Which dealer?']);
+    expect(await c.say('Autohaus at ten')).toEqual([
+      'Booked with Autohaus at 10:00.',
+      'Can I help you with anything else?',
+    ]);
+    expect(c.ports.agents.invocations[0]?.exitIf).toEqual([
+      'slots.dealer is not null and slots.time is not null',
+    ]);
+  });
+
+  it('interrupts an agent for a digression and resumes it afterwards', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research');
+    c.ports.agents.reply({ status: 'input_required', responseMessage: 'What should I research?' });
+    await c.say('research');
+    c.ports.mcp.reply({ isError: false, structuredContent: { balance: 7 } });
+    expect(await c.say('/check_balance')).toEqual(['Which account?']);
+    expect(await c.say('/SetSlots(account=savings)')).toEqual([
+      'Your savings balance is 7.',
+      'Shall we get back to research?',
+    ]);
+    c.ports.agents.reply((invocation) => ({
+      status: 'input_required',
+      responseMessage: invocation.resumed ? 'Where were we: what should I research?' : 'unexpected',
+    }));
+    expect(await c.say('/SetSlots(continue_interrupted=true)')).toEqual([
+      'Where were we: what should I research?',
+    ]);
+    expect(c.ports.agents.invocations[1]?.input.metadata).toMatchObject({
+      resumed: true,
+      last_message: 'What should I research?',
+    });
+    expect(
+      c.trace('agent_interrupted', 'agent_resumed', 'flow_interrupted', 'flow_resumed'),
+    ).toEqual([
+      'flow_interrupted:research',
+      'agent_interrupted:researcher',
+      'flow_resumed:research',
+      'agent_resumed:researcher',
+    ]);
+  });
+
+  it('cancels the agent with its flow', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research', 'cancel flow');
+    c.ports.agents.reply({ status: 'input_required', responseMessage: 'What?' });
+    await c.say('research');
+    expect(await c.say('stop')).toEqual(["All right, I've stopped research."]);
+    expect(c.trace('agent_cancelled', 'flow_cancelled')).toEqual([
+      'agent_cancelled:researcher',
+      'flow_cancelled:research',
+    ]);
+  });
+
+  it('restarts the agent on request', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research', 'restart agent');
+    c.ports.agents.reply(
+      { status: 'input_required', responseMessage: 'What?' },
+      { status: 'input_required', responseMessage: 'Starting over: what?' },
+    );
+    await c.say('research');
+    expect(await c.say('start over')).toEqual(['Starting over: what?']);
+    expect(c.ports.agents.invocations[1]?.restarted).toBe(true);
+  });
+
+  it('retries a recoverable error with backoff, then cancels the flow on a fatal one', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research');
+    c.ports.agents.reply({ status: 'recoverable_error' }, new Error('connection reset'), {
+      status: 'fatal_error',
+      errorMessage: 'gave up',
+    });
+    expect(await c.say('research')).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+    expect(c.ports.sleeps).toEqual([1000, 2000]);
+    expect(c.trace('agent_cancelled', 'flow_cancelled')).toEqual([
+      'agent_cancelled:researcher',
+      'flow_cancelled:research',
+    ]);
+  });
+});
