@@ -54,6 +54,8 @@ export interface Assistant {
   readonly intents: readonly string[];
   readonly flows: Readonly<Record<string, FlowDefinition>>;
   readonly agents: Readonly<Record<string, SubAgent>>;
+  /** Names of the custom actions: the functions `custom/actions.ts` exports. */
+  readonly actions: readonly string[];
   /** Every TypeScript extension the project names (`module`, `pre_call_hook`), by dotted path. */
   readonly extensions: Readonly<Record<string, ModuleLocation>>;
 }

@@ -1,3 +1,4 @@
+import { BUILTIN_RESPONSES, BUILTIN_SLOTS } from '../dialogue/patterns/builtins.js';
 import type { FileKind } from './rasaCompat.js';
 
 /**
@@ -5,8 +6,11 @@ import type { FileKind } from './rasaCompat.js';
  * a name declared in a file that has errors is not reported again: that file's own errors are.
  */
 export class DeclaredNames {
-  readonly slots = new Set<string>();
-  readonly responses = new Set<string>();
+  /** Starts with what the dialogue engine defines itself (pattern slots and responses). */
+  readonly slots = new Set<string>(Object.keys(BUILTIN_SLOTS));
+  readonly responses = new Set<string>(Object.keys(BUILTIN_RESPONSES));
+  /** Custom actions: the functions `custom/actions.ts` exports. */
+  readonly actions = new Set<string>();
   readonly flows = new Set<string>();
   readonly agents = new Set<string>();
   readonly servers = new Set<string>();

@@ -14,6 +14,7 @@ import type { ModuleLocation } from './modules.js';
 import { type ProjectFiles, readProjectFiles } from './projectFiles.js';
 import { indexProject, type ProjectIndex } from './projectIndex.js';
 import { type AgentResources, checkAgents } from './rules/agentRules.js';
+import { readCustomActions } from './rules/customActions.js';
 import { checkDomain } from './rules/domainRules.js';
 import { checkEndpoints } from './rules/endpointRules.js';
 import { checkFlows } from './rules/flowRules.js';
@@ -55,6 +56,7 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
   const index = indexProject(ctx, files);
   const extensions = new Map<string, ModuleLocation>();
 
+  const actions = await readCustomActions(ctx, extensions);
   checkDomain(ctx, index);
   checkFlows(ctx, index);
   const [, resources, commandTemplate] = await Promise.all([
@@ -65,14 +67,12 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
 
   const ignored = dedupeIgnored(ctx.ignored);
   if (ctx.errors.length > 0) return { ok: false, errors: sortDiagnostics(ctx.errors), ignored };
-  const assistant = buildAssistant(
-    projectDir,
-    files,
-    index,
+  const assistant = buildAssistant(projectDir, files, index, {
     resources,
     commandTemplate,
     extensions,
-  );
+    actions: [...actions.keys()],
+  });
   return { ok: true, assistant: deepFreeze(assistant), ignored };
 }
 
@@ -97,10 +97,14 @@ function buildAssistant(
   projectDir: string,
   files: ProjectFiles,
   index: ProjectIndex,
-  resources: ReadonlyMap<string, AgentResources>,
-  commandTemplate: PromptTemplateFile | undefined,
-  extensions: ReadonlyMap<string, ModuleLocation>,
+  found: {
+    readonly resources: ReadonlyMap<string, AgentResources>;
+    readonly commandTemplate: PromptTemplateFile | undefined;
+    readonly extensions: ReadonlyMap<string, ModuleLocation>;
+    readonly actions: readonly string[];
+  },
 ): Assistant {
+  const { resources, commandTemplate, extensions } = found;
   const { prompt_template: _template, ...generator } =
     files.commandGenerator?.value ??
     CommandGeneratorConfig.parse({ name: 'CompactLLMCommandGenerator' });
@@ -148,6 +152,7 @@ function buildAssistant(
     intents: [...index.intents],
     flows: Object.fromEntries([...index.flows].map(([id, f]) => [id, f.value])),
     agents,
+    actions: found.actions,
     extensions: Object.fromEntries(extensions),
   };
 }

@@ -11,32 +11,61 @@ export interface ModuleLocation {
   readonly exportName: string;
 }
 
+export type ImportedModule =
+  | { readonly ok: true; readonly file: string; readonly namespace: Record<string, unknown> }
+  | {
+      readonly ok: false;
+      readonly missing: boolean;
+      readonly reason: string;
+      readonly file?: string;
+    };
+
 export type ResolvedExport =
   | { readonly ok: true; readonly location: ModuleLocation; readonly value: unknown }
   | { readonly ok: false; readonly reason: string };
 
 /**
- * Resolves `custom.car_agent.CarAgent` to the export `CarAgent` of `custom/car_agent.ts` (or
- * .mts/.js/.mjs, or `custom/car_agent/index.ts`) under the project directory.
+ * Imports the project module a dotted path names: `custom.car_agent` is `custom/car_agent.ts`
+ * (or .mts/.js/.mjs, or `custom/car_agent/index.ts`) under the project directory.
  */
+export async function importProjectModule(
+  projectDir: string,
+  dotted: string,
+): Promise<ImportedModule> {
+  const base = path.join(projectDir, ...dotted.split('.'));
+  const candidates = EXTENSIONS.flatMap((ext) => [`${base}${ext}`, path.join(base, `index${ext}`)]);
+  const file = await firstExisting(candidates);
+  if (!file) {
+    const shown = path.relative(projectDir, `${base}.ts`);
+    return {
+      ok: false,
+      missing: true,
+      reason: `there is no module ${shown} (or .js) in the project`,
+    };
+  }
+  try {
+    return {
+      ok: true,
+      file,
+      namespace: (await import(pathToFileURL(file).href)) as Record<string, unknown>,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const reason = `${path.relative(projectDir, file)} fails to load: ${message}`;
+    return { ok: false, missing: false, reason, file };
+  }
+}
+
+/** Resolves `custom.car_agent.CarAgent` to the export `CarAgent` of `custom/car_agent.ts`. */
 export async function resolveExport(
   projectDir: string,
   modulePath: string,
 ): Promise<ResolvedExport> {
   const segments = modulePath.split('.');
   const exportName = segments.pop() ?? '';
-  const base = path.join(projectDir, ...segments);
-  const candidates = EXTENSIONS.flatMap((ext) => [`${base}${ext}`, path.join(base, `index${ext}`)]);
-  const file = await firstExisting(candidates);
-  const shown = path.relative(projectDir, `${base}.ts`);
-  if (!file) return { ok: false, reason: `there is no module ${shown} (or .js) in the project` };
-  let namespace: Record<string, unknown>;
-  try {
-    namespace = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { ok: false, reason: `${path.relative(projectDir, file)} fails to load: ${message}` };
-  }
+  const imported = await importProjectModule(projectDir, segments.join('.'));
+  if (!imported.ok) return imported;
+  const { file, namespace } = imported;
   if (!(exportName in namespace)) {
     const names = Object.keys(namespace).filter((n) => n !== 'default');
     const listed = names.length > 0 ? ` (it exports ${names.join(', ')})` : ' (it exports nothing)';

@@ -1,1 +1,3 @@
+export type { ActionContext, ActionResult, CustomAction } from './actions.js';
+export { ActionResultError, loadProjectActions } from './actions.js';
 export type { OutboundCallContext, OutboundCallResult, PreCallHook } from './outboundCallHook.js';

@@ -1,3 +1,4 @@
+import { BUILTIN_ACTIONS } from '../../dialogue/patterns/builtins.js';
 import { compileTemplate, TemplateSyntaxError } from '../../prompts/environment.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
@@ -88,9 +89,7 @@ class FlowChecker {
     const kind = stepKind(step);
     switch (kind) {
       case 'action':
-        if ('action' in step && step.action.startsWith('utter_')) {
-          checkResponseExists(this.ctx, this.source, [...path, 'action'], step.action);
-        }
+        if ('action' in step) this.action([...path, 'action'], step.action);
         return;
       case 'collect': {
         if (!('collect' in step)) return;
@@ -251,6 +250,21 @@ class FlowChecker {
       this.source,
       path,
       `${formatKeyPath(path)} "${target}" is not a step id in flow "${this.id}"${didYouMean(target, [...this.stepIds.keys(), END])} (use END to finish the flow)`,
+    );
+  }
+
+  private action(path: KeyPath, name: string): void {
+    if (name.startsWith('utter_')) {
+      checkResponseExists(this.ctx, this.source, path, name);
+      return;
+    }
+    const declared = this.ctx.declared;
+    if (declared.responses.has(name) || declared.actions.has(name) || BUILTIN_ACTIONS.has(name))
+      return;
+    this.ctx.error(
+      this.source,
+      path,
+      `${formatKeyPath(path)} "${name}" is neither a response, a built-in action, nor a function exported by custom/actions.ts${didYouMean(name, [...declared.actions, ...BUILTIN_ACTIONS])}`,
     );
   }
 

@@ -501,6 +501,27 @@ const cases: RuleCase[] = [
     ],
   },
   {
+    rule: 'other actions are built-in or exported by custom/actions.ts',
+    files: {
+      'data/flows.yml': flows(
+        '      - action: action_check_fraud\n      - action: action_listen\n',
+      ),
+      'custom/actions.ts': 'export function action_check_fraude() {\n  return {};\n}\n',
+    },
+    errors: [
+      'data/flows.yml:5:17: flows.greet.steps[0].action "action_check_fraud" is neither a response, a built-in action, nor a function exported by custom/actions.ts (did you mean "action_check_fraude"?)',
+    ],
+  },
+  {
+    rule: 'custom/actions.ts must load',
+    files: { 'custom/actions.ts': 'export const broken = ;\n' },
+    errors: [
+      expect.stringMatching(
+        /^custom\/actions\.ts:1:1: custom\/actions\.ts fails to load: /,
+      ) as unknown as string,
+    ],
+  },
+  {
     rule: 'a call target is a flow or an agent',
     files: { 'data/flows.yml': flows('      - call: helpr\n') },
     errors: [

@@ -1,0 +1,56 @@
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { Assistant } from '../config/index.js';
+import type { ActionContext, ActionPort, ActionResult } from '../dialogue/index.js';
+import { BotMessage } from '../dialogue/index.js';
+
+export type { ActionContext, ActionResult };
+
+/** A custom action: an exported function of the project's `custom/actions.ts`. */
+export type CustomAction = (context: ActionContext) => ActionResult | Promise<ActionResult>;
+
+const Result = z
+  .object({
+    slots: z.record(z.string(), z.unknown()).optional(),
+    messages: z.array(BotMessage).optional(),
+  })
+  .optional();
+
+/** A custom action returned something other than `{ slots?, messages? }`. */
+export class ActionResultError extends Error {
+  override readonly name = 'ActionResultError';
+}
+
+/**
+ * The project's custom actions as the dialogue engine runs them. Modules are imported once,
+ * here; `modules` lets a bundle pass the modules it already imported.
+ */
+export async function loadProjectActions(
+  assistant: Assistant,
+  modules: Readonly<Record<string, Record<string, unknown>>> = {},
+): Promise<ActionPort> {
+  const actions = new Map<string, CustomAction>();
+  for (const name of assistant.actions) {
+    const location = assistant.extensions[`custom.actions.${name}`];
+    if (!location) continue;
+    const namespace =
+      modules[location.file] ??
+      ((await import(pathToFileURL(location.file).href)) as Record<string, unknown>);
+    const action = namespace[location.exportName];
+    if (typeof action === 'function') actions.set(name, action as CustomAction);
+  }
+  return {
+    has: (name) => actions.has(name),
+    run: async (name, context) => {
+      const action = actions.get(name);
+      if (!action) throw new Error(`custom action ${name} is not defined`);
+      const parsed = Result.safeParse(await action(context));
+      if (!parsed.success) {
+        throw new ActionResultError(
+          `custom action ${name} returned ${parsed.error.issues[0]?.message ?? 'an invalid result'}; return { slots?, messages? }`,
+        );
+      }
+      return parsed.data ?? {};
+    },
+  };
+}
