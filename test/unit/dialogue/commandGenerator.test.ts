@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { newConversation } from '../../helpers/dialogue.js';
+import { BASE_PROJECT } from '../../helpers/project.js';
+
+const FLOWS = `flows:
+  greet:
+    description: Greet the user.
+    steps:
+      - collect: name
+        description: the user's first name
+      - action: utter_done
+  hidden:
+    description: Never offered.
+    if: false
+    steps:
+      - action: utter_done
+  guarded:
+    description: Offered once confirmed.
+    if: slots.confirmed
+    steps:
+      - action: utter_done
+`;
+
+describe('the LLM command generator', () => {
+  it('renders the default prompt with the flows, the current slot and the conversation', async () => {
+    const c = await newConversation({ ...BASE_PROJECT, 'data/flows.yml': FLOWS });
+    c.ports.llm.reply('start flow greet', 'set slot name Ada');
+    await c.say('hello there');
+    await c.say('I am Ada');
+    const [first, second] = c.ports.llm.prompts;
+    expect(first).toContain('* greet: Greet the user.');
+    expect(first).toContain('    - slot name');
+    expect(first).not.toContain('hidden');
+    expect(first).not.toContain('guarded');
+    expect(first).toContain('No flow is active.');
+    expect(first).toContain('Latest user message: """hello there"""');
+    expect(second).toContain('Current flow: greet');
+    expect(second).toContain("It is asking for slot name (the user's first name).");
+    expect(second).toContain('USER: hello there\nAI: What is your name?\nUSER: I am Ada');
+  });
+
+  it('gives a project template the variables Rasa templates use', async () => {
+    const template = [
+      '{% for flow in available_flows %}{{ flow.name }}|{% endfor %}',
+      'current={{ current_flow }} slot={{ current_slot }} type={{ current_slot_type }}',
+      '{% for s in flow_slots %}{{ s.name }}={{ s.value }};{% endfor %}',
+      'msg={{ user_message }}',
+      '{{ current_conversation }}',
+    ].join('\n');
+    const c = await newConversation({
+      ...BASE_PROJECT,
+      'config.yml':
+        'pipeline:\n  - name: CompactLLMCommandGenerator\n    prompt_template: prompts/commands.jinja2\n',
+      'prompts/commands.jinja2': template,
+    });
+    c.ports.llm.reply('start flow greet', 'set slot name Ada');
+    await c.say('hi');
+    await c.say('Ada');
+    expect(c.ports.llm.prompts[1]).toBe(
+      'greet|\ncurrent=greet slot=name type=text\nname=;\nmsg=Ada\nUSER: hi\nAI: What is your name?\nUSER: Ada',
+    );
+  });
+
+  it('answers a message over the length limit without calling the model', async () => {
+    const c = await newConversation({
+      ...BASE_PROJECT,
+      'config.yml':
+        'pipeline:\n  - name: CompactLLMCommandGenerator\n    user_input:\n      max_characters: 10\n',
+    });
+    expect(await c.say('this message is far too long')).toEqual([
+      "Sorry, I didn't catch that. Could you say it another way?",
+    ]);
+    expect(c.ports.llm.prompts).toEqual([]);
+  });
+});
