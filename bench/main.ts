@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configBenchmark } from './config.bench.js';
+import { dialogueBenchmark } from './dialogue.bench.js';
 
 const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
   config: configBenchmark,
+  dialogue: dialogueBenchmark,
 };
 
 /** `npm run bench [name...]`: runs benchmarks, prints JSON, writes bench/results/<name>.json. */
