@@ -5,6 +5,7 @@ import { conditionHolds } from './conditions/index.js';
 import type { TurnContext } from './context.js';
 import { failCurrentActivity } from './frameLifecycle.js';
 import type { AgentFrame } from './frames.js';
+import type { AgentPending } from './ports.js';
 
 /** Retries after a recoverable agent error, as Rasa does. */
 export const AGENT_RETRIES = 3;
@@ -14,7 +15,8 @@ const SESSION_KEYS = ['context_id', 'task_id'] as const;
 
 /**
  * Invokes the sub agent of a running agent frame and applies what it returns. True when the
- * turn goes on (the agent finished or failed), false when it waits for the user.
+ * turn goes on (the agent finished or failed), false when it waits (for the user, or for the
+ * agent's run to report back).
  */
 export async function runAgentFrame(ctx: TurnContext, frame: AgentFrame): Promise<boolean> {
   const agent = ctx.model.assistant.agents[frame.agent_id];
@@ -26,7 +28,24 @@ export async function runAgentFrame(ctx: TurnContext, frame: AgentFrame): Promis
     completeAgent(ctx, frame);
     return true;
   }
-  const output = await invokeWithRetries(ctx, agent, frame);
+  const result = await invokeWithRetries(ctx, agent, frame);
+  if (result.status === 'pending') {
+    const { invocation: _started, ...rest } = frame;
+    ctx.turn.update({ ...rest, status: 'working', run_id: result.runId });
+    return false;
+  }
+  return applyAgentOutput(ctx, frame, result);
+}
+
+/**
+ * Applies an agent's output to its frame: slot events, then per status: wait for the user,
+ * continue the flow, or cancel it with the internal-error pattern. True when the turn goes on.
+ */
+export function applyAgentOutput(
+  ctx: TurnContext,
+  frame: AgentFrame,
+  output: AgentOutput,
+): boolean {
   for (const event of output.events ?? []) ctx.turn.setSlot(event.name, event.value);
   switch (output.status) {
     case 'completed':
@@ -40,7 +59,7 @@ export async function runAgentFrame(ctx: TurnContext, frame: AgentFrame): Promis
         return true;
       }
       if (output.responseMessage) ctx.turn.say({ text: output.responseMessage });
-      const { invocation: _done, ...rest } = frame;
+      const { invocation: _done, run_id: _run, ...rest } = frame;
       const session = sessionOf(output, frame);
       ctx.turn.update({
         ...rest,
@@ -52,7 +71,7 @@ export async function runAgentFrame(ctx: TurnContext, frame: AgentFrame): Promis
     }
     case 'fatal_error':
     case 'recoverable_error':
-      failCurrentActivity(ctx, output.errorMessage ?? `sub agent ${agent.name} failed`);
+      failCurrentActivity(ctx, output.errorMessage ?? `sub agent ${frame.agent_id} failed`);
       return true;
   }
 }
@@ -61,20 +80,24 @@ async function invokeWithRetries(
   ctx: TurnContext,
   agent: SubAgent,
   frame: AgentFrame,
-): Promise<AgentOutput> {
+): Promise<AgentOutput | AgentPending> {
   let last: AgentOutput | undefined;
   for (let attempt = 0; attempt <= AGENT_RETRIES; attempt++) {
-    if (attempt > 0) await ctx.ports.sleep(BACKOFF_MS * 2 ** (attempt - 1));
+    if (attempt > 0) await ctx.ports.sleep(BACKOFF_MS * 2 ** (attempt - 1), ctx.signal);
     try {
-      last = await ctx.ports.agents.invoke({
+      const result = await ctx.ports.agents.invoke({
         agent,
+        frameId: frame.frame_id,
         input: buildAgentInput(ctx, frame),
         ...(frame.exit_if ? { exitIf: frame.exit_if } : {}),
         resumed: frame.invocation === 'resume',
         restarted: frame.invocation === 'restart',
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
+      if (result.status === 'pending') return result;
+      last = result;
     } catch (error) {
+      if (ctx.signal?.aborted) throw error;
       last = {
         id: frame.frame_id,
         status: 'recoverable_error',

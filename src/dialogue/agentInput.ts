@@ -10,7 +10,7 @@ export function transcript(history: readonly HistoryEntry[]): string {
 
 /** What a sub agent receives: the message, the project's slots, recent history and metadata. */
 export function buildAgentInput(ctx: TurnContext, frame: AgentFrame): AgentInput {
-  const state = ctx.turn.state;
+  const state = ctx.turn.snapshot();
   const slots: AgentInputSlot[] = Object.entries(ctx.model.assistant.slots).map(([name, slot]) => ({
     name,
     value: state.slots[name] ?? null,
@@ -19,7 +19,8 @@ export function buildAgentInput(ctx: TurnContext, frame: AgentFrame): AgentInput
   }));
   return {
     id: `${state.sender_id}:${frame.frame_id}:${state.event_count}`,
-    userMessage: ctx.turn.userMessage ?? '',
+    // A resumed agent did not receive the message that resumed it (the yes to go back).
+    userMessage: frame.invocation === 'resume' ? '' : (ctx.turn.userMessage ?? ''),
     slots,
     conversationHistory: transcript(state.history),
     events: state.recent_events.map((e) => ({ ...e })),

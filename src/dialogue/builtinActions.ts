@@ -3,6 +3,7 @@ import { cancelFrames, flowName } from './frameLifecycle.js';
 import type { Frame, StepFrame } from './frames.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { resumeInterrupted } from './resume.js';
+import { activityOf } from './stackQueries.js';
 import type { StepOutcome } from './steps.js';
 import { renderNamed } from './utter.js';
 
@@ -32,21 +33,13 @@ export function runBuiltinAction(ctx: TurnContext, frame: StepFrame, name: strin
   }
 }
 
-/** The interrupted flow a continue pattern names, its agent, and the flows that called it. */
+/** The interrupted flow a continue pattern names, with its callers, called flows and agent. */
 function interruptedActivity(
   stack: readonly Frame[],
   data: Readonly<Record<string, unknown>>,
 ): Frame[] {
-  const start = stack.findIndex((f) => f.frame_id === data.interrupted_flow_frame);
-  if (start < 0) return stack.filter((f) => f.frame_id === data.interrupted_agent_frame);
-  let first = start;
-  while (first > 0) {
-    const frame = stack[first];
-    if (frame?.type !== 'flow' || frame.frame_type !== 'call') break;
-    first--;
-  }
-  const end = stack.findIndex((f, i) => i > start && f.type === 'pattern');
-  return stack.slice(first, end < 0 ? undefined : end);
+  const id = data.interrupted_flow_frame ?? data.interrupted_agent_frame;
+  return typeof id === 'string' ? activityOf(stack, id) : [];
 }
 
 function clarify(ctx: TurnContext, data: Readonly<Record<string, unknown>>): void {

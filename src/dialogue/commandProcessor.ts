@@ -1,5 +1,6 @@
 import { coerceSlotValue } from './commands/coerce.js';
 import type { Command } from './commands/command.js';
+import { conditionHolds } from './conditions/index.js';
 import type { TurnContext } from './context.js';
 import {
   cancelCurrentActivity,
@@ -9,10 +10,16 @@ import {
   startFlow,
   startPattern,
 } from './frameLifecycle.js';
-import type { FlowFrame, Frame } from './frames.js';
+import type { FlowFrame } from './frames.js';
 import { isPatternId, PATTERN } from './patterns/builtins.js';
 import type { BotMessage } from './responses/botMessage.js';
-import { activeAgent, agentOf, topFlowFrame } from './stackQueries.js';
+import {
+  activeAgent,
+  activityOf,
+  currentActivity,
+  topFlowFrame,
+  workingAgent,
+} from './stackQueries.js';
 
 /** Commands that take the conversation away from an active sub agent. */
 const LEAVES_AGENT: ReadonlySet<Command['command']> = new Set([
@@ -35,7 +42,14 @@ export function processCommands(
   commands: readonly Command[],
   previousBotMessages: readonly BotMessage[],
 ): void {
-  const valid = commands.filter((c) => isApplicable(ctx, c));
+  const valid = commands.flatMap((c) => applicable(ctx, c));
+  const working = workingAgent(ctx.turn.stack);
+  if (working && !valid.some((c) => c.command === 'cancel flow')) {
+    // The agent's run holds the conversation until it reports back.
+    const name = ctx.model.assistant.agents[working.agent_id]?.name ?? working.agent_id;
+    startPattern(ctx, PATTERN.externalAgentProcessing, { agent_name: name });
+    return;
+  }
   const agent = activeAgent(ctx.turn.stack);
   if (agent && !valid.some((c) => LEAVES_AGENT.has(c.command))) {
     applySlots(ctx, valid, { corrections: false });
@@ -46,51 +60,27 @@ export function processCommands(
   const acting = valid.filter(
     (c) => c.command !== 'continue agent' && c.command !== 'restart agent',
   );
-  if (acting.length === 0) {
-    const reason = commands.find((c) => c.command === 'cannot handle');
-    startPattern(ctx, PATTERN.cannotHandle, {
-      reason:
-        reason?.command === 'cannot handle' ? reason.reason : 'no command applies to the message',
-    });
-    return;
-  }
-
   const corrected = applySlots(ctx, acting, { corrections: true });
   // Patterns are pushed after the flows so that they run first: their messages come first.
   const patterns: (() => void)[] = [];
+  let handled = acting.some((c) => c.command === 'set slot');
   if (acting.some((c) => c.command === 'cancel flow')) {
     const name = cancelCurrentActivity(ctx);
-    if (name !== undefined)
+    if (name !== undefined) {
+      handled = true;
       patterns.push(() => startPattern(ctx, PATTERN.cancelFlow, { canceled_name: name }));
+    }
   }
   const starts = acting.flatMap((c) => (c.command === 'start flow' ? [c.flow] : []));
-  for (const flowId of [...starts].reverse()) startOrResume(ctx, flowId);
+  if (starts.length > 0) {
+    handled = true;
+    startFlows(ctx, starts);
+  }
   for (const command of acting) {
-    switch (command.command) {
-      case 'disambiguate flows':
-        patterns.push(() =>
-          startPattern(ctx, PATTERN.clarification, {
-            names: command.flows,
-            clarification_options: command.flows.map((id) => flowName(ctx, id)).join(', '),
-          }),
-        );
-        break;
-      case 'offtopic reply':
-        patterns.push(() => startPattern(ctx, PATTERN.chitchat));
-        break;
-      case 'hand over':
-        patterns.push(() => startPattern(ctx, PATTERN.humanHandoff));
-        break;
-      case 'repeat message':
-        patterns.push(() =>
-          startPattern(ctx, PATTERN.repeatBotMessages, { messages: previousBotMessages }),
-        );
-        break;
-      case 'cannot handle':
-        patterns.push(() => startPattern(ctx, PATTERN.cannotHandle, { reason: command.reason }));
-        break;
-      default:
-        break;
+    const pattern = patternFor(ctx, command, previousBotMessages);
+    if (pattern) {
+      handled = true;
+      patterns.push(pattern);
     }
   }
   if (Object.keys(corrected).length > 0) {
@@ -103,28 +93,79 @@ export function processCommands(
       }),
     );
   }
+  if (!handled) {
+    const reason = commands.find((c) => c.command === 'cannot handle');
+    patterns.push(() =>
+      startPattern(ctx, PATTERN.cannotHandle, {
+        reason:
+          reason?.command === 'cannot handle' ? reason.reason : 'no command applies to the message',
+      }),
+    );
+  }
   for (const push of patterns.reverse()) push();
 }
 
-/** Drops commands that name unknown flows or slots, or values a slot cannot take. */
-function isApplicable(ctx: TurnContext, command: Command): boolean {
+function patternFor(
+  ctx: TurnContext,
+  command: Command,
+  previousBotMessages: readonly BotMessage[],
+): (() => void) | undefined {
   switch (command.command) {
-    case 'start flow':
-      return ctx.model.flows.has(command.flow) && !isPatternId(command.flow);
-    case 'set slot': {
-      const slot = ctx.model.slots[command.name];
-      return slot !== undefined && coerceSlotValue(command.value, slot).ok;
-    }
     case 'disambiguate flows':
-      return command.flows.filter((f) => ctx.model.flows.has(f)).length > 0;
+      return () =>
+        startPattern(ctx, PATTERN.clarification, {
+          names: command.flows,
+          clarification_options: command.flows.map((id) => flowName(ctx, id)).join(', '),
+        });
+    case 'offtopic reply':
+      return () => startPattern(ctx, PATTERN.chitchat);
+    case 'hand over':
+      return () => startPattern(ctx, PATTERN.humanHandoff);
+    case 'repeat message':
+      return () => startPattern(ctx, PATTERN.repeatBotMessages, { messages: previousBotMessages });
+    case 'cannot handle':
+      return () => startPattern(ctx, PATTERN.cannotHandle, { reason: command.reason });
     default:
-      return true;
+      return undefined;
   }
 }
 
 /**
+ * Keeps the commands that can apply: known, startable flows; known slots with values they can
+ * take. Ambiguity between flows is narrowed to those the user could start.
+ */
+function applicable(ctx: TurnContext, command: Command): Command[] {
+  switch (command.command) {
+    case 'start flow':
+      return startable(ctx, command.flow) ? [command] : [];
+    case 'set slot': {
+      const slot = ctx.model.slots[command.name];
+      return slot !== undefined && coerceSlotValue(command.value, slot).ok ? [command] : [];
+    }
+    case 'disambiguate flows': {
+      const flows = command.flows.filter((f) => startable(ctx, f));
+      if (flows.length === 0) return [];
+      if (flows.length === 1) return [{ command: 'start flow', flow: flows[0] as string }];
+      return [{ ...command, flows }];
+    }
+    default:
+      return [command];
+  }
+}
+
+/** A project flow (not a pattern) whose `if` guard holds. */
+function startable(ctx: TurnContext, flowId: string): boolean {
+  const graph = ctx.model.flows.get(flowId);
+  if (!graph || isPatternId(flowId)) return false;
+  const guard = graph.definition.if;
+  if (guard === false) return false;
+  return typeof guard !== 'string' || conditionHolds(guard, { slots: ctx.turn.slots });
+}
+
+/**
  * Sets the slots the commands name. With `corrections`, changing a slot that the current flow
- * already collected moves the flow back to that collect step, so what followed runs again.
+ * collected before its current step moves the flow back to that collect step, so that what
+ * followed runs again.
  */
 function applySlots(
   ctx: TurnContext,
@@ -155,33 +196,73 @@ function applySlots(
 /** Moves the current flow back to where it collected `slot`; false when it is not a correction. */
 function correctFlow(ctx: TurnContext, slot: string): boolean {
   const flow = topFlowFrame(ctx.turn.stack);
-  if (!flow || agentOf(ctx.turn.stack, flow)) return false;
+  const top = ctx.turn.top();
+  // Not while an agent or a called flow works above the flow.
+  if (!flow || (top?.type !== 'pattern' && top?.frame_id !== flow.frame_id)) return false;
   const graph = ctx.model.flows.get(flow.flow_id);
-  const collectStep = graph?.collectSteps.get(slot)?.[0];
-  const current = graph?.steps.get(flow.step_id)?.step;
-  if (!collectStep || (current && 'collect' in current && current.collect === slot)) return false;
+  const current = graph?.order.get(flow.step_id);
+  if (!graph || current === undefined) return false;
+  const earlier = (graph.collectSteps.get(slot) ?? []).filter(
+    (id) => (graph.order.get(id) ?? Infinity) < current,
+  );
+  const collectStep = earlier[earlier.length - 1];
+  if (collectStep === undefined) return false;
   moveTo(ctx, flow, collectStep);
   return true;
 }
 
-/** Starts a flow as a digression, or brings it back if it is already on the stack. */
-function startOrResume(ctx: TurnContext, flowId: string): void {
+/**
+ * Starts flows the user asked for: the first named runs first. The flow the user was in is
+ * interrupted once; a flow already on the stack is brought back instead of started again.
+ */
+function startFlows(ctx: TurnContext, flowIds: readonly string[]): void {
   const top = topFlowFrame(ctx.turn.stack);
-  if (top?.flow_id === flowId) return;
-  const existing = ctx.turn.stack.find(
-    (f): f is FlowFrame => f.type === 'flow' && f.flow_id === flowId,
-  );
-  if (top) interruptTopFlow(ctx);
-  if (!existing) {
-    startFlow(ctx, flowId, top ? 'interrupt' : 'regular');
-    return;
+  const fresh = flowIds.filter((id) => id !== top?.flow_id);
+  if (top?.flow_id !== undefined && flowIds.includes(top.flow_id) && top.interrupted) {
+    resumeFlow(ctx, top);
   }
-  const agent = agentOf(ctx.turn.stack, existing);
-  const moving: Frame[] = agent ? [existing, agent] : [existing];
-  for (const frame of moving) ctx.turn.raise(frame.frame_id);
-  ctx.turn.update({ ...existing, interrupted: false });
-  ctx.turn.emit({ event: 'flow_resumed', flow_id: existing.flow_id, step_id: existing.step_id });
-  if (agent?.status === 'interrupted') {
+  if (fresh.length === 0) return;
+  const inActivity = new Set(currentActivity(ctx.turn.stack).map((f) => f.frame_id));
+  if (top && !fresh.every((id) => isCallerOfTop(ctx, id, inActivity))) interruptTopFlow(ctx);
+  for (const flowId of [...fresh].reverse()) {
+    const existing = ctx.turn.stack.find(
+      (f): f is FlowFrame => f.type === 'flow' && f.flow_id === flowId,
+    );
+    if (existing && inActivity.has(existing.frame_id)) continue;
+    if (existing) {
+      for (const frame of activityOf(ctx.turn.stack, existing.frame_id))
+        ctx.turn.raise(frame.frame_id);
+      resumeFlow(ctx, existing);
+    } else {
+      startFlow(ctx, flowId, top ? 'interrupt' : 'regular');
+    }
+  }
+}
+
+function isCallerOfTop(ctx: TurnContext, flowId: string, inActivity: ReadonlySet<string>): boolean {
+  return ctx.turn.stack.some(
+    (f) => f.type === 'flow' && f.flow_id === flowId && inActivity.has(f.frame_id),
+  );
+}
+
+/** Brings an interrupted flow (and its agent) back: patterns above it that offered it are dropped. */
+function resumeFlow(ctx: TurnContext, flow: FlowFrame): void {
+  const stack = ctx.turn.stack;
+  const index = stack.findIndex((f) => f.frame_id === flow.frame_id);
+  for (const frame of stack.slice(index + 1)) {
+    if (frame.type === 'pattern' && frame.flow_id === PATTERN.continueInterrupted) {
+      ctx.turn.remove(frame.frame_id);
+      ctx.turn.emit({ event: 'flow_completed', flow_id: frame.flow_id, step_id: frame.step_id });
+    }
+  }
+  const current = ctx.turn.stack.find((f) => f.frame_id === flow.frame_id);
+  if (current?.type !== 'flow') return;
+  if (current.interrupted) ctx.turn.update({ ...current, interrupted: false });
+  ctx.turn.emit({ event: 'flow_resumed', flow_id: current.flow_id, step_id: current.step_id });
+  const agent = ctx.turn.stack.find(
+    (f, i, all) => f.type === 'agent' && all[i - 1]?.frame_id === current.frame_id,
+  );
+  if (agent?.type === 'agent' && agent.status === 'interrupted') {
     ctx.turn.update({ ...agent, status: 'running', invocation: 'resume' });
     ctx.turn.emit({ event: 'agent_resumed', agent_id: agent.agent_id, flow_id: agent.flow_id });
   }

@@ -1,12 +1,16 @@
+import type { AgentOutput } from '../agents/index.js';
 import type { Assistant } from '../config/index.js';
+import { applyAgentOutput } from './agentFrames.js';
 import { CommandGenerationError, generateCommands } from './commandGenerator/generate.js';
 import { processCommands } from './commandProcessor.js';
 import type { Command } from './commands/command.js';
 import type { TurnContext } from './context.js';
 import type { DialogueEvent } from './events.js';
 import { runUntilSettled } from './executor.js';
-import { failCurrentActivity } from './frameLifecycle.js';
+import { cancelFrames, failCurrentActivity, startPattern } from './frameLifecycle.js';
+import type { AgentFrame } from './frames.js';
 import { buildDialogueModel, type DialogueModel, initialSlots } from './model.js';
+import { PATTERN } from './patterns/builtins.js';
 import type { DialoguePorts } from './ports.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { type ConversationState, initialState } from './state.js';
@@ -80,11 +84,48 @@ export class DialogueEngine {
       commands,
     });
 
-    if (generationFailure !== undefined) failCurrentActivity(ctx, generationFailure);
+    // A failing model loses nothing: the user is told, and the open question comes again.
+    if (generationFailure !== undefined)
+      startPattern(ctx, PATTERN.internalError, { reason: generationFailure });
     else processCommands(ctx, commands, previousBotMessages);
     await this.settle(ctx);
     turn.flushStack();
-    return { state: turn.state, events: turn.events, messages: turn.messages, commands };
+    return { state: turn.snapshot(), events: turn.events, messages: turn.messages, commands };
+  }
+
+  /**
+   * Applies what a sub agent's background run reports: intermediate messages and, when the run
+   * is over, its output. An update for a run the conversation no longer waits for (its flow was
+   * cancelled) changes nothing.
+   */
+  async handleAgentUpdate(
+    state: ConversationState,
+    update: AgentUpdate,
+    ports: DialoguePorts,
+    options: TurnOptions = {},
+  ): Promise<TurnResult & { readonly stale: boolean }> {
+    const frame = state.stack.find(
+      (f): f is AgentFrame =>
+        f.type === 'agent' && f.frame_id === update.frameId && f.run_id === update.runId,
+    );
+    if (frame?.status !== 'working') {
+      return { state, events: [], messages: [], commands: [], stale: true };
+    }
+    const turn = new Turn(state, ports.now, undefined);
+    const ctx: TurnContext = { model: this.model, turn, ports, ...options };
+    for (const message of update.messages ?? []) turn.say(message);
+    if (update.output) {
+      applyAgentOutput(ctx, frame, update.output);
+      await this.settle(ctx);
+    }
+    turn.flushStack();
+    return {
+      state: turn.snapshot(),
+      events: turn.events,
+      messages: turn.messages,
+      commands: [],
+      stale: false,
+    };
   }
 
   /** Runs until the assistant waits; a fault ends the current flow with the error pattern. */
@@ -94,10 +135,29 @@ export class DialogueEngine {
     } catch (error) {
       if (ctx.signal?.aborted) throw error;
       failCurrentActivity(ctx, error instanceof Error ? error.message : String(error));
-      // The error pattern only speaks; if even that fails, the fault is the engine's own.
-      await runUntilSettled(ctx);
+      try {
+        await runUntilSettled(ctx);
+      } catch (again) {
+        if (ctx.signal?.aborted) throw again;
+        // Even the error pattern fails (a broken override): clear the stack and say so plainly.
+        cancelFrames(ctx, ctx.turn.stack);
+        ctx.turn.say({ text: FALLBACK_ERROR_TEXT });
+      }
     }
   }
+}
+
+/** Said when even the internal-error pattern fails. */
+const FALLBACK_ERROR_TEXT = 'Sorry, something went wrong on my side. Please try again in a moment.';
+
+/** What a sub agent's background run reports. */
+export interface AgentUpdate {
+  readonly frameId: string;
+  readonly runId: string;
+  /** Intermediate messages for the user. */
+  readonly messages?: readonly BotMessage[];
+  /** Present when the run is over. */
+  readonly output?: AgentOutput;
 }
 
 function botMessagesOf(events: readonly DialogueEvent[]): BotMessage[] {

@@ -9,6 +9,7 @@ import { flowName, moveTo, startPattern } from './frameLifecycle.js';
 import type { AgentFrame, FlowFrame, StepFrame } from './frames.js';
 import { START } from './frames.js';
 import { PATTERN } from './patterns/builtins.js';
+import { flowOf } from './stackQueries.js';
 import { executeStep, revisitStep, type StepOutcome } from './steps.js';
 
 /** Steps one turn may run; more means a flow loops without waiting for the user. */
@@ -41,11 +42,11 @@ export async function runUntilSettled(ctx: TurnContext): Promise<void> {
 /** True when the loop should go on (the agent finished or something was pushed). */
 async function advanceAgent(ctx: TurnContext, frame: AgentFrame): Promise<boolean> {
   if (frame.status === 'interrupted') {
-    const flow = ctx.turn.stack.find((f) => f.type === 'flow' && f.flow_id === frame.flow_id);
-    offerToContinue(ctx, flow?.type === 'flow' ? flow : undefined, frame);
+    offerToContinue(ctx, flowOf(ctx.turn.stack, frame), frame);
     return true;
   }
   if (frame.status === 'running') return runAgentFrame(ctx, frame);
+  // Waiting for the user, or for the agent's background run.
   return false;
 }
 

@@ -29,6 +29,10 @@ export interface FlowGraph {
   readonly steps: ReadonlyMap<string, CompiledStep>;
   /** The collect steps of each slot, for corrections. */
   readonly collectSteps: ReadonlyMap<string, readonly string[]>;
+  /** Each step's position in the flow as written (nested steps after their parent). */
+  readonly order: ReadonlyMap<string, number>;
+  /** Flows this flow calls with `call` steps. */
+  readonly calledFlows: ReadonlySet<string>;
 }
 
 /**
@@ -38,6 +42,8 @@ export interface FlowGraph {
 export function compileFlow(id: string, definition: FlowDefinition): FlowGraph {
   const steps = new Map<string, CompiledStep>();
   const collectSteps = new Map<string, string[]>();
+  const order = new Map<string, number>();
+  const calledFlows = new Set<string>();
 
   const compileList = (list: readonly FlowStep[], prefix: string, after: Target): Target => {
     const ids = list.map(
@@ -45,6 +51,8 @@ export function compileFlow(id: string, definition: FlowDefinition): FlowGraph {
     );
     list.forEach((step, i) => {
       const stepId = ids[i] as string;
+      order.set(stepId, order.size);
+      if ('call' in step && step.mcp_server === undefined) calledFlows.add(step.call);
       const fallthrough = ids[i + 1] ?? after;
       const kind = stepKind(step);
       const next: Transition =
@@ -74,7 +82,7 @@ export function compileFlow(id: string, definition: FlowDefinition): FlowGraph {
   };
 
   const first = compileList(definition.steps, '', END);
-  return { id, definition, first, steps, collectSteps };
+  return { id, definition, first, steps, collectSteps, order, calledFlows };
 }
 
 function stepName(step: FlowStep): string {

@@ -1,6 +1,6 @@
 import type { TurnContext } from './context.js';
-import { startPattern } from './frameLifecycle.js';
-import type { FlowFrame, StepFrame } from './frames.js';
+import { resetFlowSlots, startPattern } from './frameLifecycle.js';
+import type { StepFrame } from './frames.js';
 import { PATTERN } from './patterns/builtins.js';
 import { resumeInterrupted } from './resume.js';
 
@@ -11,27 +11,14 @@ export function completeStepFrame(ctx: TurnContext, frame: StepFrame): void {
   if (frame.type === 'pattern') {
     // An overriding pattern may end without deciding; going back is the harmless choice.
     if (frame.flow_id === PATTERN.continueInterrupted) resumeInterrupted(ctx, frame.data);
+    resetFlowSlots(ctx, frame.flow_id);
     return;
   }
+  // A called flow's slots belong to its caller, which resets them when it ends.
   if (frame.frame_type === 'call') return;
-  resetFlowSlots(ctx, frame);
+  resetFlowSlots(ctx, frame.flow_id);
   const definition = ctx.model.flows.get(frame.flow_id)?.definition;
   if (ctx.turn.stack.length === 0 && definition?.run_pattern_completed !== false) {
     startPattern(ctx, PATTERN.completed, { previous_flow_name: definition?.name ?? frame.flow_id });
-  }
-}
-
-/**
- * Forgets the slots a flow collected, as Rasa does when a flow ends: except those with
- * `reset_after_flow_ends: false` and those in the flow's `persisted_slots`.
- */
-export function resetFlowSlots(ctx: TurnContext, frame: FlowFrame): void {
-  const graph = ctx.model.flows.get(frame.flow_id);
-  if (!graph) return;
-  const persisted = new Set(graph.definition.persisted_slots ?? []);
-  for (const step of graph.steps.values()) {
-    if (!('collect' in step.step) || !step.step.reset_after_flow_ends) continue;
-    if (persisted.has(step.step.collect)) continue;
-    ctx.turn.setSlot(step.step.collect, ctx.model.slots[step.step.collect]?.initial_value ?? null);
   }
 }

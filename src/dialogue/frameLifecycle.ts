@@ -46,7 +46,8 @@ export function flowName(ctx: TurnContext, flowId: string): string {
 }
 
 /**
- * Removes frames as cancelled, top first, writing `agent_cancelled` and `flow_cancelled`.
+ * Removes frames as cancelled, top first, writing `agent_cancelled` and `flow_cancelled`, and
+ * forgets the slots the cancelled flows collected.
  */
 export function cancelFrames(ctx: TurnContext, frames: readonly Frame[]): void {
   for (const frame of [...frames].reverse()) {
@@ -55,6 +56,7 @@ export function cancelFrames(ctx: TurnContext, frames: readonly Frame[]): void {
       ctx.turn.emit({ event: 'agent_cancelled', agent_id: frame.agent_id, flow_id: frame.flow_id });
     } else {
       ctx.turn.emit({ event: 'flow_cancelled', flow_id: frame.flow_id, step_id: frame.step_id });
+      resetFlowSlots(ctx, frame.flow_id);
     }
   }
 }
@@ -71,10 +73,38 @@ export function cancelCurrentActivity(ctx: TurnContext): string | undefined {
   return flowName(ctx, root.flow_id);
 }
 
-/** Ends the user's current activity after a failure and tells the user. */
+/**
+ * Ends what failed and tells the user: the current activity, or the top frame when no flow is
+ * running (a failing pattern).
+ */
 export function failCurrentActivity(ctx: TurnContext, reason: string): void {
-  cancelCurrentActivity(ctx);
+  const activity = currentActivity(ctx.turn.stack);
+  cancelFrames(ctx, activity.length > 0 ? activity : ctx.turn.stack.slice(-1));
   startPattern(ctx, PATTERN.internalError, { reason });
+}
+
+/**
+ * Forgets the slots a flow (and the flows it calls) collected, as Rasa does when a flow ends:
+ * except those with `reset_after_flow_ends: false` and those in the flow's `persisted_slots`.
+ */
+export function resetFlowSlots(ctx: TurnContext, flowId: string): void {
+  const persisted = new Set(ctx.model.flows.get(flowId)?.definition.persisted_slots ?? []);
+  const seen = new Set<string>();
+  const visit = (id: string): void => {
+    const graph = ctx.model.flows.get(id);
+    if (!graph || seen.has(id)) return;
+    seen.add(id);
+    for (const step of graph.steps.values()) {
+      if (!('collect' in step.step) || !step.step.reset_after_flow_ends) continue;
+      if (persisted.has(step.step.collect)) continue;
+      ctx.turn.setSlot(
+        step.step.collect,
+        ctx.model.slots[step.step.collect]?.initial_value ?? null,
+      );
+    }
+    for (const called of graph.calledFlows) visit(called);
+  };
+  visit(flowId);
 }
 
 /** Marks the top flow (and its agent) as interrupted by a digression. */

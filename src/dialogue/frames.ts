@@ -36,8 +36,13 @@ export const AgentFrame = z.object({
   flow_id: z.string(),
   /** The `call` step of the flow that started the agent. */
   step_id: z.string(),
-  /** `running`: to be invoked now (see `invocation`); `input_required`: waiting for the user. */
-  status: z.enum(['running', 'input_required', 'interrupted']),
+  /**
+   * `running`: to be invoked now (see `invocation`); `working`: its run goes on in the background
+   * (see `run_id`); `input_required`: waiting for the user; `interrupted`: a digression is on top.
+   */
+  status: z.enum(['running', 'working', 'input_required', 'interrupted']),
+  /** The durable run working on the agent's current invocation. */
+  run_id: z.string().optional(),
   /** Why the agent runs next: first start, the user's answer, after an interruption, or anew. */
   invocation: z.enum(['start', 'continue', 'resume', 'restart']).optional(),
   exit_if: z.array(z.string()).optional(),

@@ -1,5 +1,5 @@
 export { Command } from './commands/command.js';
-export type { TurnOptions, TurnResult, UserMessage } from './engine.js';
+export type { AgentUpdate, TurnOptions, TurnResult, UserMessage } from './engine.js';
 export { DialogueEngine } from './engine.js';
 export { DialogueExecutionError } from './errors.js';
 export type { EventName } from './events.js';
@@ -18,6 +18,7 @@ export type {
   ActionPort,
   ActionResult,
   AgentInvocation,
+  AgentPending,
   AgentPort,
   ChatMessage,
   DialoguePorts,
@@ -28,6 +29,7 @@ export type {
 } from './ports.js';
 export { NO_ACTIONS } from './ports.js';
 export { BotMessage } from './responses/botMessage.js';
+export { isWaitingForAgent } from './stackQueries.js';
 export {
   applyEvent,
   ConversationState,

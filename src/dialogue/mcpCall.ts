@@ -38,6 +38,7 @@ export async function callMcpTool(
       }
     }
   } catch (error) {
+    if (ctx.signal?.aborted) throw error;
     failure = `tool ${step.call} on ${step.mcp_server} failed: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (failure === undefined) return 'advance';

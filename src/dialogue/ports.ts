@@ -19,6 +19,8 @@ export interface LlmPort {
 /** A request to run a sub agent for one user turn (or to resume or restart it). */
 export interface AgentInvocation {
   readonly agent: SubAgent;
+  /** The agent frame this invocation works for. */
+  readonly frameId: string;
   readonly input: AgentInput;
   /** Present for task-specific ReAct agents: the conditions that end the run. */
   readonly exitIf?: readonly string[];
@@ -27,9 +29,18 @@ export interface AgentInvocation {
   readonly signal?: AbortSignal;
 }
 
-/** Runs sub agents (ReAct or A2A). */
+/**
+ * The agent's run goes on outside this turn (in its own jobs); its result arrives later through
+ * `DialogueEngine.handleAgentUpdate`.
+ */
+export interface AgentPending {
+  readonly status: 'pending';
+  readonly runId: string;
+}
+
+/** Runs sub agents (ReAct or A2A), inline or as a durable run. */
 export interface AgentPort {
-  invoke(invocation: AgentInvocation): Promise<AgentOutput>;
+  invoke(invocation: AgentInvocation): Promise<AgentOutput | AgentPending>;
 }
 
 /** A tool call made directly from a flow's `call` step. */
@@ -84,8 +95,8 @@ export interface DialoguePorts {
   readonly actions: ActionPort;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
-  /** Waits between agent retries; tests pass one that records instead of waiting. */
-  readonly sleep: (ms: number) => Promise<void>;
+  /** Waits between agent retries, until the signal aborts; tests record instead of waiting. */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Chooses among response variations. */
   readonly random: () => number;
 }

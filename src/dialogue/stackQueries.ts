@@ -29,22 +29,48 @@ export function activeAgent(stack: readonly Frame[]): AgentFrame | undefined {
   return top?.type === 'agent' && top.status === 'input_required' ? top : undefined;
 }
 
+/** An agent on top whose run goes on in the background. */
+export function workingAgent(stack: readonly Frame[]): AgentFrame | undefined {
+  const top = stack[stack.length - 1];
+  return top?.type === 'agent' && top.status === 'working' ? top : undefined;
+}
+
+/** True while an agent's background run holds the conversation. */
+export function isWaitingForAgent(stack: readonly Frame[]): boolean {
+  return stack.some((f) => f.type === 'agent' && f.status === 'working');
+}
+
 /**
- * The frames that make up the user's current activity, bottom to top: the top flow, the flows
- * that called it, and everything above it. Cancelling the activity removes all of them.
+ * The frames of the activity a flow frame belongs to, bottom to top: the flow, the flows that
+ * called it (a called flow is part of its caller), and the flows it called and agents working
+ * for them, up to the next frame that is not part of it.
  */
-export function currentActivity(stack: readonly Frame[]): Frame[] {
-  const top = topFlowFrame(stack);
-  if (!top) return [];
-  let start = stack.findIndex((f) => f.frame_id === top.frame_id);
-  // A called flow belongs to its caller: walk down through `call` frames.
+export function activityOf(stack: readonly Frame[], frameId: string): Frame[] {
+  const index = stack.findIndex((f) => f.frame_id === frameId);
+  if (index < 0) return [];
+  let start = index;
   while (start > 0) {
     const frame = stack[start];
     if (frame?.type !== 'flow' || frame.frame_type !== 'call') break;
-    let below = start - 1;
-    while (below >= 0 && stack[below]?.type !== 'flow') below--;
-    if (below < 0) break;
-    start = below;
+    start--;
+    while (start > 0 && stack[start]?.type === 'agent') start--;
   }
-  return stack.slice(start);
+  let end = index + 1;
+  while (end < stack.length) {
+    const frame = stack[end];
+    const partOf =
+      frame?.type === 'agent' || (frame?.type === 'flow' && frame.frame_type === 'call');
+    if (!partOf) break;
+    end++;
+  }
+  return stack.slice(start, end);
+}
+
+/** What the user is doing now: the activity of the top flow, and any patterns above it. */
+export function currentActivity(stack: readonly Frame[]): Frame[] {
+  const top = topFlowFrame(stack);
+  if (!top) return [];
+  const activity = activityOf(stack, top.frame_id);
+  const first = activity[0];
+  return first ? stack.slice(stack.indexOf(first)) : [];
 }

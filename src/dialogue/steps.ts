@@ -4,8 +4,7 @@ import { askForSlot, checkAnswer } from './collect.js';
 import type { TurnContext } from './context.js';
 import { runCustomAction } from './customActions.js';
 import type { CompiledStep } from './flowGraph.js';
-import { resetFlowSlots } from './frameCompletion.js';
-import { startFlow } from './frameLifecycle.js';
+import { resetFlowSlots, startFlow } from './frameLifecycle.js';
 import type { AgentFrame, StepFrame } from './frames.js';
 import { callMcpTool } from './mcpCall.js';
 import { BUILTIN_ACTIONS } from './patterns/builtins.js';
@@ -28,7 +27,8 @@ export async function executeStep(
   if ('collect' in step) {
     const filled =
       ctx.turn.slots[step.collect] !== null && ctx.turn.slots[step.collect] !== undefined;
-    if (filled && !step.ask_before_filling) return 'advance';
+    // A value given before the flow got here is checked like an answer.
+    if (filled && !step.ask_before_filling) return revisitCollect(ctx, frame, step);
     // Asking again means the old answer no longer counts.
     if (filled) ctx.turn.setSlot(step.collect, null);
     askForSlot(ctx, frame, step);
@@ -43,7 +43,7 @@ export async function executeStep(
   if ('link' in step) {
     ctx.turn.remove(frame.frame_id);
     ctx.turn.emit({ event: 'flow_completed', flow_id: frame.flow_id, step_id: frame.step_id });
-    if (frame.type === 'flow') resetFlowSlots(ctx, frame);
+    resetFlowSlots(ctx, frame.flow_id);
     startFlow(ctx, step.link, 'link');
     return 'yield';
   }

@@ -26,7 +26,8 @@ export class Turn {
     this.workingStack = [...state.stack];
   }
 
-  get state(): ConversationState {
+  /** The state with every change so far, pending stack changes written first. */
+  snapshot(): ConversationState {
     this.flushStack();
     return this.current;
   }
@@ -49,8 +50,8 @@ export class Turn {
 
   /** A new frame id, unique within the conversation. */
   newFrameId(): string {
-    const seq =
-      Math.max(this.current.frame_seq, this.reservedSeq, ...this.workingStack.map(frameSeq)) + 1;
+    // Every frame on the stack is either in the state (numbered up to frame_seq) or new here.
+    const seq = Math.max(this.current.frame_seq, this.reservedSeq) + 1;
     this.reservedSeq = seq;
     return `f${seq}`;
   }
@@ -120,9 +121,4 @@ export class Turn {
   private timestamp(): number {
     return this.now() / 1000;
   }
-}
-
-function frameSeq(frame: Frame): number {
-  const n = Number(frame.frame_id.slice(1));
-  return Number.isFinite(n) ? n : 0;
 }

@@ -44,6 +44,7 @@ export async function generateCommands(
       ...(signal ? { signal } : {}),
     }));
   } catch (error) {
+    if (signal?.aborted) throw error;
     throw new CommandGenerationError(
       `the command generator's model failed: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },

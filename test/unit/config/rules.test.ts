@@ -596,6 +596,15 @@ const cases: RuleCase[] = [
     ],
   },
   {
+    rule: 'flows do not call each other in a loop',
+    files: {
+      'data/flows.yml': `${flows('      - call: other\n')}  other:\n    description: x\n    steps:\n      - call: greet\n`,
+    },
+    errors: [
+      'data/flows.yml:9:15: flows.other.steps[0].call "greet" makes flows call each other in a loop (greet → other → greet), which would never end',
+    ],
+  },
+  {
     rule: 'YAML syntax errors are located',
     files: { 'data/flows.yml': 'flows:\n  greet:\n    steps: [\n' },
     errors: [

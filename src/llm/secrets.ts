@@ -1,0 +1,28 @@
+import type { Environment, SecretRef } from '../config/index.js';
+
+/** Turns a credential reference (`{ secret: NAME }`) into its value. */
+export interface SecretResolver {
+  resolve(ref: SecretRef): Promise<string>;
+}
+
+/** A referenced secret has no value. The message names the secret, never a value. */
+export class MissingSecretError extends Error {
+  override readonly name = 'MissingSecretError';
+  readonly secret: string;
+
+  constructor(secret: string, options?: ErrorOptions) {
+    super(`the secret ${secret} is not set: define the environment variable ${secret}`, options);
+    this.secret = secret;
+  }
+}
+
+/** Secrets read from environment variables; an unset or empty variable is an error. */
+export function environmentSecrets(env: Environment): SecretResolver {
+  return {
+    resolve: async (ref) => {
+      const value = env[ref.secret];
+      if (value === undefined || value === '') throw new MissingSecretError(ref.secret);
+      return value;
+    },
+  };
+}

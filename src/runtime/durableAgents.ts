@@ -1,0 +1,74 @@
+import type { AgentOutput } from '../agents/index.js';
+import type { AgentInvocation, AgentPending, AgentPort } from '../dialogue/index.js';
+import type { AgentRunners } from './agentRunner.js';
+import type { Job } from './jobs.js';
+import type { AgentRunRecord } from './ports.js';
+
+/** The data of a run record: the runner's own data plus what the runtime tracks. */
+export interface RunData {
+  readonly runner: unknown;
+  /** Consecutive failed steps, for retries with backoff. */
+  readonly failures: number;
+  readonly frameId: string;
+  /** Steps run so far: numbers the step jobs. */
+  readonly steps: number;
+  /** The channel of the conversation, for the run's messages. */
+  readonly channel: string;
+}
+
+/**
+ * The agent port of one job: an invocation starts a durable run (its first record is committed
+ * with the job, its first step is a follow-up job) and the turn waits for it.
+ */
+export class DurableAgentPort implements AgentPort {
+  readonly records: AgentRunRecord[] = [];
+  readonly jobs: Job[] = [];
+
+  constructor(
+    private readonly runners: AgentRunners,
+    private readonly job: Job,
+    private readonly channel: string,
+  ) {}
+
+  async invoke(invocation: AgentInvocation): Promise<AgentOutput | AgentPending> {
+    const runner = this.runners.runnerFor(invocation.agent);
+    if (!runner) {
+      return {
+        id: invocation.input.id,
+        status: 'fatal_error',
+        errorMessage: `no runner for ${invocation.agent.protocol} agents in this build (agent ${invocation.agent.name})`,
+      };
+    }
+    const runId = `${this.job.id}~${this.records.length}`;
+    const data: RunData = {
+      runner: runner.start(invocation),
+      failures: 0,
+      frameId: invocation.frameId,
+      steps: 0,
+      channel: this.channel,
+    };
+    this.records.push({ runId, jobId: this.job.id, agentId: invocation.agent.name, data });
+    this.jobs.push(stepJob(this.job, runId, invocation.frameId, 0));
+    return { status: 'pending', runId };
+  }
+}
+
+/** The job that runs step `step` of a run; its id is deterministic, so it is queued once. */
+export function stepJob(
+  parent: Job,
+  runId: string,
+  frameId: string,
+  step: number,
+  notBefore?: number,
+): Job {
+  return {
+    type: 'agent_step',
+    id: `${runId}#${step}`,
+    conversation_id: parent.conversation_id,
+    turn_id: parent.turn_id,
+    frame_id: frameId,
+    run_id: runId,
+    step,
+    ...(notBefore !== undefined ? { not_before: notBefore } : {}),
+  };
+}

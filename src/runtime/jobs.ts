@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+const base = {
+  /** Unique; the queue deduplicates on it and the processor skips a job it already ran. */
+  id: z.string().min(1).max(128),
+  conversation_id: z.string().min(1),
+  /** The user message whose turn this job belongs to; its replies are grouped under it. */
+  turn_id: z.string().min(1),
+  /** Do not run before this time (milliseconds since the epoch): the delay path holds it. */
+  not_before: z.number().optional(),
+};
+
+/**
+ * A unit of work: one per invocation. A user message runs a turn; an agent step runs one
+ * iteration of a sub agent's run (one LLM call and its tools, or one A2A exchange or poll);
+ * an agent update delivers a pushed update (A2A push notification) to a run.
+ */
+export const Job = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('user_message'),
+    ...base,
+    text: z.string(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    channel: z.string(),
+  }),
+  z.object({
+    type: z.literal('agent_step'),
+    ...base,
+    frame_id: z.string(),
+    run_id: z.string(),
+    step: z.number().int().min(0),
+  }),
+  z.object({
+    type: z.literal('agent_update'),
+    ...base,
+    frame_id: z.string(),
+    run_id: z.string(),
+    update: z.unknown(),
+  }),
+]);
+export type Job = z.infer<typeof Job>;
+export type JobType = Job['type'];

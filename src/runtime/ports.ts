@@ -1,0 +1,118 @@
+import type { ConversationState } from '../dialogue/index.js';
+import type { Job } from './jobs.js';
+import type { OutboundMessage, Outbox, SequencedEvent } from './outbox.js';
+
+/** The head of a conversation: everything a job needs, in one bounded record. */
+export interface ConversationHead {
+  /** Increases by one per commit; the commit point of optimistic concurrency. */
+  readonly version: number;
+  readonly state: ConversationState;
+  /** The last commit's outbox while it is not yet delivered. */
+  readonly outbox: Outbox | undefined;
+  /** Ids of the latest jobs, so that a job delivered twice runs once. */
+  readonly recentJobs: readonly string[];
+  /** The sequence number the next event gets. */
+  readonly nextSeq: number;
+  /** Active agent runs: run id → id of the job that wrote the run's current record. */
+  readonly runs: Readonly<Record<string, string>>;
+}
+
+/** A sub agent's run state between its steps, opaque to the runtime. */
+export interface AgentRunRecord {
+  readonly runId: string;
+  /** The job that wrote this record: part of its key, so attempts never overwrite each other. */
+  readonly jobId: string;
+  readonly agentId: string;
+  readonly data: unknown;
+}
+
+export interface CommitRequest {
+  readonly conversationId: string;
+  /** The version that was loaded (0 for a new conversation). */
+  readonly expectedVersion: number;
+  /** The new head; its version is `expectedVersion + 1` and its outbox holds the job's events. */
+  readonly head: ConversationHead;
+  /** Run records the job wrote; stored before the head, which then points to them. */
+  readonly runs: readonly AgentRunRecord[];
+}
+
+/**
+ * Stores conversations: one bounded head per conversation (the commit point), the event log
+ * (one item per committed version), and agent run records.
+ */
+export interface ConversationStore {
+  load(conversationId: string): Promise<ConversationHead | undefined>;
+  /** Writes the run records, then the head if its version is still `expectedVersion`. */
+  commit(request: CommitRequest): Promise<void>;
+  /** Appends a committed version's events to the log; writing the same version again is a no-op. */
+  appendEvents(
+    conversationId: string,
+    version: number,
+    events: readonly SequencedEvent[],
+  ): Promise<void>;
+  /** Forgets a delivered outbox, unless a later commit replaced the head. */
+  clearOutbox(conversationId: string, version: number): Promise<void>;
+  loadRun(
+    conversationId: string,
+    runId: string,
+    jobId: string,
+  ): Promise<AgentRunRecord | undefined>;
+  /** Logged events in order (not those of an undelivered outbox); for the tracker, not for jobs. */
+  readEvents(conversationId: string): Promise<SequencedEvent[]>;
+}
+
+/** Another job committed first; the job must run again on the new state. */
+export class ConcurrentUpdateError extends Error {
+  override readonly name = 'ConcurrentUpdateError';
+  constructor(
+    readonly conversationId: string,
+    readonly expectedVersion: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `conversation ${conversationId} changed after version ${expectedVersion} was read`,
+      options,
+    );
+  }
+}
+
+/** Queues jobs: in order per conversation, each once, later ones after their `not_before`. */
+export interface JobQueue {
+  enqueue(jobs: readonly Job[]): Promise<void>;
+}
+
+/** The messages one job of a turn produced, for the channel that carries the conversation. */
+export interface ReplyBatch {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly jobId: string;
+  /** The head version that committed them: orders the batches of a turn. */
+  readonly version: number;
+  readonly channel: string;
+  readonly messages: readonly OutboundMessage[];
+  readonly settled: boolean;
+}
+
+/** Sends bot messages to a channel; sending the same batch twice must be harmless. */
+export interface OutputChannel {
+  deliver(batch: ReplyBatch): Promise<void>;
+}
+
+/** Replies of the REST channel, kept until the waiting webhook (or a later request) reads them. */
+export interface ReplyStore extends OutputChannel {
+  read(
+    conversationId: string,
+    turnId: string,
+  ): Promise<{ messages: OutboundMessage[]; settled: boolean }>;
+}
+
+/** Resolves a named secret (a credential's environment variable or secret name). */
+export interface SecretStore {
+  get(name: string): Promise<string>;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export type { SequencedEvent };

@@ -1,0 +1,362 @@
+import OpenAI from 'openai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Assistant, LlmConfig, ModelGroup } from '../../../src/config/index.js';
+import {
+  chatModelFor,
+  DEFAULT_CHAT_MODEL,
+  environmentSecrets,
+  hasModelAccess,
+  LlmRequestError,
+  MissingSecretError,
+  NoModelCredentialsError,
+  OpenAiChatModel,
+  UnknownModelGroupError,
+} from '../../../src/llm/index.js';
+import { type RecordedRequest, ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
+
+const HELLO = [{ role: 'user', content: 'hello' }] as const;
+
+function assistantWith(...groups: ModelGroup[]): Assistant {
+  return {
+    projectDir: '/project',
+    commandGenerator: {
+      name: 'CompactLLMCommandGenerator',
+      include_date_time: false,
+      timezone: 'UTC',
+    },
+    mcpServers: {},
+    modelGroups: Object.fromEntries(groups.map((group) => [group.id, group])),
+    slots: {},
+    responses: {},
+    intents: [],
+    flows: {},
+    agents: {},
+    actions: [],
+    extensions: {},
+  };
+}
+
+function only(requests: readonly RecordedRequest[]): RecordedRequest & { body: object } {
+  expect(requests).toHaveLength(1);
+  const [request] = requests;
+  if (request === undefined || typeof request.body !== 'object' || request.body === null) {
+    throw new Error('expected one JSON request');
+  }
+  return { ...request, body: request.body };
+}
+
+let server: ScriptedOpenAi;
+
+beforeEach(async () => {
+  server = await ScriptedOpenAi.start();
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+describe('OpenAiChatModel', () => {
+  it('sends the model, messages and max_tokens, with the key as bearer token', async () => {
+    server.reply('start flow greet');
+    const model = new OpenAiChatModel({
+      model: 'gpt-test',
+      baseURL: server.url,
+      apiKey: 'sk-resolved',
+      maxTokens: 64,
+      maxRetries: 0,
+    });
+
+    const reply = await model.complete({
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
+
+    expect(reply).toEqual({ content: 'start flow greet' });
+    const request = only(server.requests);
+    expect(request.headers.authorization).toBe('Bearer sk-resolved');
+    expect(request.body).toMatchObject({
+      model: 'gpt-test',
+      max_tokens: 64,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
+    expect(request.body).not.toHaveProperty('temperature');
+    server.verify();
+  });
+
+  it('answers an empty string when the model returns no text', async () => {
+    server.reply({ toolCalls: [{ name: 'lookup', arguments: {} }] });
+    const model = new OpenAiChatModel({
+      model: 'gpt-test',
+      baseURL: server.url,
+      apiKey: 'sk-x',
+      maxRetries: 0,
+    });
+
+    await expect(model.complete({ messages: HELLO })).resolves.toEqual({ content: '' });
+  });
+
+  it.each([429, 500])('turns HTTP %i into an LlmRequestError with the status', async (status) => {
+    server.reply({ status, message: 'try later' });
+    const model = new OpenAiChatModel({
+      model: 'gpt-test',
+      baseURL: server.url,
+      apiKey: 'sk-x',
+      maxRetries: 0,
+    });
+
+    const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect(error).toMatchObject({ name: 'LlmRequestError', status });
+    expect(String((error as Error).message)).toContain(`HTTP ${status}`);
+    expect((error as Error).cause).toBeInstanceOf(OpenAI.APIError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('keeps the API key out of the error message when the server echoes it', async () => {
+    server.reply({ status: 401, message: 'Incorrect API key provided: sk-secret-value' });
+    const model = new OpenAiChatModel({
+      model: 'gpt-test',
+      baseURL: server.url,
+      apiKey: 'sk-secret-value',
+      maxRetries: 0,
+    });
+
+    const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect((error as Error).message).toContain('HTTP 401');
+    expect((error as Error).message).not.toContain('sk-secret-value');
+  });
+
+  it('aborts the request when the signal aborts, rejecting with its reason', async () => {
+    server.reply({ text: 'too late', delayMs: 10_000 });
+    const model = new OpenAiChatModel({
+      model: 'gpt-test',
+      baseURL: server.url,
+      apiKey: 'sk-x',
+      maxRetries: 0,
+    });
+    const controller = new AbortController();
+    const reason = new Error('turn cancelled');
+
+    const pending = model.complete({ messages: HELLO, signal: controller.signal });
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    controller.abort(reason);
+
+    await expect(pending).rejects.toBe(reason);
+    await vi.waitFor(() => expect(server.aborted).toBe(1));
+  });
+
+  it('fails with LlmRequestError when the server answers after the timeout', async () => {
+    server.reply({ text: 'too late', delayMs: 5_000 });
+    const model = new OpenAiChatModel({
+      model: 'gpt-test',
+      baseURL: server.url,
+      apiKey: 'sk-x',
+      timeoutMs: 100,
+      maxRetries: 0,
+    });
+
+    await expect(model.complete({ messages: HELLO })).rejects.toThrow(
+      expect.objectContaining({
+        name: 'LlmRequestError',
+        message: expect.stringMatching(/timed out/),
+      }),
+    );
+  });
+});
+
+describe('chatModelFor', () => {
+  const secrets = environmentSecrets({ GROUP_KEY: 'sk-group', INLINE_KEY: 'sk-inline' });
+
+  it("uses the model group's first model with its api_base and resolved api_key", async () => {
+    server.reply('ok');
+    const assistant = assistantWith({
+      id: 'main',
+      models: [
+        {
+          model: 'group-first',
+          api_base: server.url,
+          api_key: { secret: 'GROUP_KEY' },
+          max_retries: 0,
+        },
+        { model: 'group-second', api_base: 'http://127.0.0.1:1/v1' },
+      ],
+    });
+
+    const model = await chatModelFor({ model_group: 'main' }, assistant, secrets, {});
+    await expect(model.complete({ messages: HELLO })).resolves.toEqual({ content: 'ok' });
+
+    const request = only(server.requests);
+    expect(request.body).toMatchObject({ model: 'group-first' });
+    expect(request.headers.authorization).toBe('Bearer sk-group');
+  });
+
+  it('uses inline settings, passing sampling options through', async () => {
+    server.reply('ok');
+    const llm: LlmConfig = {
+      model: 'inline-model',
+      api_base: server.url,
+      api_key: { secret: 'INLINE_KEY' },
+      temperature: 0.2,
+      top_p: 0.5,
+      max_completion_tokens: 99,
+      reasoning_effort: 'low',
+      max_retries: 0,
+    };
+
+    const model = await chatModelFor(llm, assistantWith(), secrets, {});
+    await model.complete({ messages: HELLO });
+
+    const request = only(server.requests);
+    expect(request.body).toMatchObject({
+      model: 'inline-model',
+      temperature: 0.2,
+      top_p: 0.5,
+      max_completion_tokens: 99,
+      reasoning_effort: 'low',
+    });
+    expect(request.headers.authorization).toBe('Bearer sk-inline');
+  });
+
+  it('uses the default model with OPENAI_API_KEY and OPENAI_BASE_URL when nothing is set', async () => {
+    server.reply('ok');
+    const env = { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: server.url };
+
+    const model = await chatModelFor(undefined, assistantWith(), secrets, env);
+    await model.complete({ messages: HELLO });
+
+    const request = only(server.requests);
+    expect(request.body).toMatchObject({ model: DEFAULT_CHAT_MODEL });
+    expect(request.body).not.toHaveProperty('max_tokens');
+    expect(request.headers.authorization).toBe('Bearer sk-env');
+  });
+
+  it('sends a placeholder key to an api_base when no key is configured', async () => {
+    server.reply('ok');
+
+    const model = await chatModelFor({ api_base: server.url }, assistantWith(), secrets, {});
+    await model.complete({ messages: HELLO });
+
+    expect(only(server.requests).headers.authorization).toBe('Bearer not-needed');
+  });
+
+  it('turns the timeout in seconds into a request timeout', async () => {
+    server.reply({ text: 'too late', delayMs: 5_000 });
+    const llm: LlmConfig = { api_base: server.url, timeout: 0.1, max_retries: 0 };
+
+    const model = await chatModelFor(llm, assistantWith(), secrets, { OPENAI_API_KEY: 'sk-env' });
+
+    await expect(model.complete({ messages: HELLO })).rejects.toThrow(/timed out/);
+  });
+
+  it('throws NoModelCredentialsError naming OPENAI_API_KEY when there is no key or api_base', async () => {
+    const attempt = chatModelFor({ model: 'gpt-x' }, assistantWith(), secrets, {
+      OPENAI_API_KEY: '',
+    });
+
+    await expect(attempt).rejects.toBeInstanceOf(NoModelCredentialsError);
+    await expect(attempt).rejects.toThrow(/OPENAI_API_KEY/);
+  });
+
+  it("throws MissingSecretError naming the variable when a model's api_key is unset", async () => {
+    const llm: LlmConfig = { api_key: { secret: 'ABSENT_KEY' } };
+
+    const attempt = chatModelFor(llm, assistantWith(), secrets, { OPENAI_API_KEY: 'sk-env' });
+
+    await expect(attempt).rejects.toBeInstanceOf(MissingSecretError);
+    await expect(attempt).rejects.toThrow(/ABSENT_KEY/);
+  });
+
+  it('throws UnknownModelGroupError for a model group endpoints.yml does not define', async () => {
+    const attempt = chatModelFor({ model_group: 'nope' }, assistantWith(), secrets, {
+      OPENAI_API_KEY: 'sk-env',
+    });
+
+    await expect(attempt).rejects.toBeInstanceOf(UnknownModelGroupError);
+  });
+});
+
+describe('hasModelAccess', () => {
+  const keyless = assistantWith({ id: 'bare', models: [{ model: 'm' }] });
+  const withBase = assistantWith({
+    id: 'local',
+    models: [{ model: 'm', api_base: 'http://127.0.0.1:11434/v1' }],
+  });
+
+  it.each<[string, LlmConfig | undefined, Assistant, Record<string, string>, boolean]>([
+    ['nothing configured', undefined, keyless, {}, false],
+    ['an empty OPENAI_API_KEY', undefined, keyless, { OPENAI_API_KEY: '' }, false],
+    ['OPENAI_API_KEY', undefined, keyless, { OPENAI_API_KEY: 'sk' }, true],
+    ['OPENAI_BASE_URL', undefined, keyless, { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' }, true],
+    ['an inline api_key reference', { api_key: { secret: 'K' } }, keyless, {}, true],
+    ['an inline api_base', { api_base: 'http://127.0.0.1:8000/v1' }, keyless, {}, true],
+    ['a model group without key or base', { model_group: 'bare' }, keyless, {}, false],
+    ['a model group with an api_base', { model_group: 'local' }, withBase, {}, true],
+  ])('with %s is %s', (_case, llm, assistant, env, expected) => {
+    expect(hasModelAccess(llm, assistant, env)).toBe(expected);
+  });
+});
+
+describe('environmentSecrets', () => {
+  it('resolves a reference to the variable it names', async () => {
+    await expect(environmentSecrets({ KEY: 'v' }).resolve({ secret: 'KEY' })).resolves.toBe('v');
+  });
+
+  it('throws MissingSecretError naming the variable, and never a value, when unset', async () => {
+    const error = await environmentSecrets({ OTHER: 'sk-other' })
+      .resolve({ secret: 'KEY' })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(MissingSecretError);
+    expect(error).toMatchObject({ name: 'MissingSecretError', secret: 'KEY' });
+    expect((error as Error).message).toContain('KEY');
+    expect((error as Error).message).not.toContain('sk-other');
+  });
+});
+
+describe('ScriptedOpenAi', () => {
+  it('streams text and tool-call argument fragments that the SDK accumulates', async () => {
+    server.reply({
+      text: 'checking',
+      toolCalls: [{ name: 'lookup', arguments: { city: 'Oslo' } }],
+    });
+    const client = new OpenAI({ apiKey: 'sk-x', baseURL: server.url, maxRetries: 0 });
+
+    const stream = client.chat.completions.stream({ model: 'm', messages: [...HELLO] });
+    const completion = await stream.finalChatCompletion();
+
+    const message = completion.choices[0]?.message;
+    expect(message?.content).toBe('checking');
+    expect(message?.tool_calls?.[0]).toMatchObject({
+      type: 'function',
+      function: { name: 'lookup', arguments: '{"city":"Oslo"}' },
+    });
+    server.verify();
+  });
+
+  it('answers 500 to an unexpected request and records it', async () => {
+    const client = new OpenAI({ apiKey: 'sk-x', baseURL: server.url, maxRetries: 0 });
+
+    await expect(
+      client.chat.completions.create({ model: 'm', messages: [...HELLO] }),
+    ).rejects.toMatchObject({ status: 500 });
+    expect(() => server.verify()).toThrow(/unexpected request #1: POST \/v1\/chat\/completions/);
+  });
+
+  it('gives every response a unique id', async () => {
+    server.reply('a', 'b');
+    const client = new OpenAI({ apiKey: 'sk-x', baseURL: server.url, maxRetries: 0 });
+
+    const first = await client.chat.completions.create({ model: 'm', messages: [...HELLO] });
+    const second = await client.chat.completions.create({ model: 'm', messages: [...HELLO] });
+
+    expect(first.id).not.toBe(second.id);
+  });
+});
