@@ -3,6 +3,8 @@
 // the TypeScript modules an assistant project names (custom agents, hooks, actions).
 import { register } from 'tsx/esm/api';
 
+// Dependencies are pinned exactly and Lambda runs Node 22: the SDK's Node 20 notice is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 register();
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

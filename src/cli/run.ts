@@ -1,13 +1,28 @@
 import { parseArgs } from 'node:util';
 import { summarize } from '../config/index.js';
-import { type CliIo, EXIT } from './io.js';
+import { type CliIo, EXIT, UsageError } from './io.js';
+import { startLocalStack } from './localStack.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
+/** Resolves when the process is asked to stop; tests pass their own. */
+export type StopSignal = Promise<unknown>;
+
+function processStopSignal(): StopSignal {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
 /**
- * `switchboard run`: loads and validates the assistant. Serving it over HTTP comes with the
- * runtime; until then the command reports what it would serve.
+ * `switchboard run`: serves the assistant locally (HTTP on loopback, dynalite and fauxqs in
+ * process, a worker loop) until SIGINT or SIGTERM, then shuts down cleanly.
  */
-export async function runCommand(args: readonly string[], io: CliIo): Promise<number> {
+export async function runCommand(
+  args: readonly string[],
+  io: CliIo,
+  stopSignal: () => StopSignal = processStopSignal,
+): Promise<number> {
   const { values } = parseArgs({
     args: [...args],
     options: {
@@ -17,9 +32,23 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     },
     strict: true,
   });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port ${values.port}: not a port number`);
+  }
   const assistant = await loadProjectFromArgs(io, values);
   if (!assistant) return EXIT.invalid;
-  io.out(`loaded assistant: ${summarize(assistant)}`);
-  io.out('the HTTP runtime is not part of this build yet; nothing is served');
+  io.err(`loaded assistant: ${summarize(assistant)}`);
+  const stack = await startLocalStack({
+    assistant,
+    port,
+    env: io.env,
+    announce: (line) => io.err(line),
+    ...(values.data !== undefined ? { dataDir: values.data } : {}),
+  });
+  io.out(`listening on ${stack.url}`);
+  await stopSignal();
+  io.err('shutting down');
+  await stack.stop();
   return EXIT.ok;
 }

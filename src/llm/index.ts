@@ -1,3 +1,4 @@
+export { DemoCommandModel } from './demoModel.js';
 export type { OpenAiChatSettings } from './openaiClient.js';
 export { LlmRequestError, OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './openaiClient.js';
 export {

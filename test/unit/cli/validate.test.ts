@@ -20,7 +20,7 @@ describe('switchboard validate', () => {
     const io = captureIo(root);
     expect(await main(['validate'], io)).toBe(0);
     expect(io.stdout).toEqual([
-      'valid: 4 flows, 9 slots, 8 responses, 3 sub agents, 4 MCP servers',
+      'valid: 5 flows, 12 slots, 12 responses, 3 sub agents, 4 MCP servers',
     ]);
   });
 
@@ -69,7 +69,9 @@ describe('switchboard validate', () => {
       [path.join(root, 'bin/switchboard.js'), 'validate', '--project', root],
       { cwd: root },
     );
-    expect(stdout.trim()).toBe('valid: 4 flows, 9 slots, 8 responses, 3 sub agents, 4 MCP servers');
+    expect(stdout.trim()).toBe(
+      'valid: 5 flows, 12 slots, 12 responses, 3 sub agents, 4 MCP servers',
+    );
     expect(stderr).toContain(
       'note: config.yml: not used by Switchboard, ignored: recipe, language, assistant_id, policies',
     );

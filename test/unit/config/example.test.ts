@@ -21,7 +21,9 @@ describe('the example assistant', () => {
   });
 
   it('validates and exercises every kind of sub agent and MCP authentication', () => {
-    expect(summarize(assistant)).toBe('4 flows, 9 slots, 8 responses, 3 sub agents, 4 MCP servers');
+    expect(summarize(assistant)).toBe(
+      '5 flows, 12 slots, 12 responses, 3 sub agents, 4 MCP servers',
+    );
     const agents = Object.values(assistant.agents);
     expect(agents.map((a) => `${a.name}:${a.protocol}`).sort()).toEqual([
       'appointment_agent:RASA',

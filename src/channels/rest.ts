@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { BotMessage } from '../dialogue/index.js';
+import type { Job } from '../runtime/jobs.js';
+import type { OutboundMessage } from '../runtime/outbox.js';
+
+/** Limits of the REST channel: larger requests are refused before anything is written. */
+export const REST_LIMITS = { bodyBytes: 64 * 1024, messageChars: 4000, senderChars: 256 } as const;
+
+/** The body of `POST /webhooks/rest/webhook`, as Rasa's REST channel takes it. */
+export const RestWebhookBody = z.strictObject({
+  sender: z
+    .string()
+    .trim()
+    .min(1, { error: 'sender must not be empty' })
+    .max(REST_LIMITS.senderChars, {
+      error: `sender must be at most ${REST_LIMITS.senderChars} characters`,
+    })
+    .regex(/^[\w.:@+-]+$/, { error: 'sender may contain letters, digits and . _ : @ + - only' }),
+  message: z.string().max(REST_LIMITS.messageChars, {
+    error: `message must be at most ${REST_LIMITS.messageChars} characters`,
+  }),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type RestWebhookBody = z.infer<typeof RestWebhookBody>;
+
+/** A request the channel refuses, with the status and reason to answer. */
+export class RestRequestError extends Error {
+  override readonly name = 'RestRequestError';
+  constructor(
+    readonly status: 400 | 401 | 413 | 415,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Parses and checks a webhook request body; throws RestRequestError with the reason. */
+export function parseRestWebhook(
+  body: string | undefined,
+  contentType: string | undefined,
+): RestWebhookBody {
+  if (contentType !== undefined && !/^application\/json\b/i.test(contentType)) {
+    throw new RestRequestError(415, 'the body must be JSON (Content-Type: application/json)');
+  }
+  if (body === undefined || body.length === 0) throw new RestRequestError(400, 'the body is empty');
+  if (Buffer.byteLength(body) > REST_LIMITS.bodyBytes) {
+    throw new RestRequestError(413, `the body is larger than ${REST_LIMITS.bodyBytes} bytes`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new RestRequestError(400, 'the body is not valid JSON');
+  }
+  const parsed = RestWebhookBody.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    const message =
+      issue?.code === 'unrecognized_keys'
+        ? `unknown field(s): ${issue.keys.join(', ')}; the body has sender, message and optional metadata`
+        : issue?.code === 'invalid_type' && issue.path.length === 1
+          ? `${String(issue.path[0])} is required and must be a ${issue.expected}`
+          : `${where}${issue?.message ?? 'invalid body'}`;
+    throw new RestRequestError(400, message);
+  }
+  return parsed.data;
+}
+
+/** The job a webhook message becomes. The message id, when the caller sends one, makes retries safe. */
+export function restMessageJob(body: RestWebhookBody, newId: () => string): Job {
+  const given = body.metadata?.message_id;
+  const id =
+    typeof given === 'string' && given.length > 0 && given.length <= 100
+      ? `rest:${body.sender}:${given}`
+      : newId();
+  return {
+    type: 'user_message',
+    id,
+    conversation_id: body.sender,
+    turn_id: id,
+    text: body.message,
+    ...(body.metadata ? { metadata: body.metadata } : {}),
+    channel: 'rest',
+  };
+}
+
+/** A bot message as Rasa's REST channel answers it. */
+export interface RestReply {
+  readonly recipient_id: string;
+  readonly text?: string;
+  readonly buttons?: { title: string; payload: string }[];
+  readonly image?: string;
+  readonly custom?: unknown;
+}
+
+export function toRestReply(message: OutboundMessage): RestReply {
+  const m: BotMessage = message.message;
+  return {
+    recipient_id: message.recipient_id,
+    ...(m.text !== undefined ? { text: m.text } : {}),
+    ...(m.buttons ? { buttons: m.buttons } : {}),
+    ...(m.image !== undefined ? { image: m.image } : {}),
+    ...(m.custom !== undefined ? { custom: m.custom } : {}),
+  };
+}

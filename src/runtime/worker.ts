@@ -1,0 +1,99 @@
+import type { Job } from './jobs.js';
+
+/** A job taken from a queue, with the handle to settle it. */
+export interface ReceivedJob {
+  readonly job: Job;
+  readonly handle: string;
+  readonly receiveCount: number;
+}
+
+/** Where a worker loop takes jobs from. */
+export interface JobSource {
+  receive(max: number, signal: AbortSignal): Promise<readonly ReceivedJob[]>;
+  /** The job is done: remove it. */
+  complete(handle: string): Promise<void>;
+  /** Run it again soon (another job committed first). */
+  retry(handle: string): Promise<void>;
+}
+
+export interface WorkerLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface WorkerLoopOptions {
+  readonly source: JobSource;
+  readonly process: (job: Job, signal: AbortSignal) => Promise<unknown>;
+  /** Decides whether a failure is worth an immediate retry (a lost optimistic-concurrency race). */
+  readonly isRetryable: (error: unknown) => boolean;
+  readonly logger: WorkerLogger;
+  /** Messages taken per receive (1–10). */
+  readonly batch?: number;
+  /** Stops taking jobs; jobs already taken run to their end. */
+  readonly signal: AbortSignal;
+  /** Aborts jobs in progress (a hard deadline); by default they are never aborted. */
+  readonly jobSignal?: AbortSignal;
+}
+
+/**
+ * Takes jobs until the signal aborts and runs each: completed jobs are removed; a lost race is
+ * released for an immediate retry; any other failure stays on the queue, which delivers it again
+ * after its visibility timeout and moves it to the dead-letter queue after too many attempts.
+ * Jobs of one conversation never run at the same time: the FIFO queue hands out one per group.
+ */
+export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
+  const { source, logger, signal } = options;
+  while (!signal.aborted) {
+    let received: readonly ReceivedJob[];
+    try {
+      received = await source.receive(options.batch ?? 10, signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      logger.error('receiving jobs failed', { error: describe(error) });
+      await pause(1000, signal);
+      continue;
+    }
+    await Promise.all(received.map((item) => runOne(item, options)));
+  }
+}
+
+async function runOne(item: ReceivedJob, options: WorkerLoopOptions): Promise<void> {
+  const { job } = item;
+  const fields = { jobId: job.id, jobType: job.type, conversationId: job.conversation_id };
+  try {
+    await options.process(job, options.jobSignal ?? NEVER);
+    await options.source.complete(item.handle);
+  } catch (error) {
+    if (options.isRetryable(error)) {
+      options.logger.info('job lost a race and runs again', fields);
+      await options.source.retry(item.handle).catch(() => undefined);
+      return;
+    }
+    options.logger.error('job failed; the queue will deliver it again', {
+      ...fields,
+      receiveCount: item.receiveCount,
+      error: describe(error),
+    });
+  }
+}
+
+const NEVER = new AbortController().signal;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

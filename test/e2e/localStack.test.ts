@@ -1,0 +1,91 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSwitchboard, say, startSwitchboard } from '../helpers/localProcess.js';
+
+describe('switchboard run', () => {
+  let app: RunningSwitchboard;
+
+  beforeAll(async () => {
+    app = await startSwitchboard();
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('answers health checks', async () => {
+    const response = await fetch(`${app.url}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('plays the demo conversation through the REST channel with the scripted demo model', async () => {
+    expect(app.stderr()).toContain('using the scripted demo model');
+    const texts = async (message: string) =>
+      (await say(app.url, 'e2e-demo', message)).map((m) => m.text);
+    expect(await texts('Hi, can someone call me back?')).toEqual([
+      'Happy to arrange a call. What name should we ask for?',
+    ]);
+    expect(await texts('Ada')).toEqual(['Which number should we call, Ada?']);
+    const question = await say(app.url, 'e2e-demo', '0151 2345678');
+    expect(question.map((m) => m.text)).toEqual(['When suits you best?']);
+    expect(question[0]?.buttons?.map((b) => b.payload)).toEqual([
+      '/SetSlots(callback_time=morning)',
+      '/SetSlots(callback_time=afternoon)',
+      '/SetSlots(callback_time=evening)',
+    ]);
+    expect(await texts('/SetSlots(callback_time=afternoon)')).toEqual([
+      'Done: a salesperson will call Ada on 0151 2345678 in the afternoon.',
+      'Can I help you with anything else?',
+    ]);
+
+    const tracker = (await (await fetch(`${app.url}/conversations/e2e-demo/tracker`)).json()) as {
+      sender_id: string;
+      events: { event: string; text?: string; flow_id?: string }[];
+      stack: unknown[];
+      slots: Record<string, unknown>;
+    };
+    expect(tracker.sender_id).toBe('e2e-demo');
+    expect(tracker.stack).toEqual([]);
+    expect(tracker.events.filter((e) => e.event === 'user').map((e) => e.text)).toEqual([
+      'Hi, can someone call me back?',
+      'Ada',
+      '0151 2345678',
+      '/SetSlots(callback_time=afternoon)',
+    ]);
+    expect(
+      tracker.events.filter((e) => e.event === 'flow_completed').map((e) => e.flow_id),
+    ).toEqual(['request_callback', 'pattern_completed']);
+  });
+
+  it('refuses a malformed body with a reason', async () => {
+    const response = await fetch(`${app.url}/webhooks/rest/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"sender": "x"',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'the body is not valid JSON' });
+  });
+});
+
+describe('switchboard run --data', () => {
+  it('keeps conversations across restarts and shuts down cleanly', async () => {
+    const data = await mkdtemp(path.join(tmpdir(), 'switchboard-data-'));
+    const first = await startSwitchboard(['--data', data]);
+    await say(first.url, 'keeper', 'Hi, can someone call me back?');
+    expect(await first.stop('SIGINT')).toBe(0);
+    expect(first.stderr()).toContain('shutting down');
+
+    const second = await startSwitchboard(['--data', data]);
+    try {
+      expect((await say(second.url, 'keeper', 'Grace')).map((m) => m.text)).toEqual([
+        'Which number should we call, Grace?',
+      ]);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 90_000);
+});
