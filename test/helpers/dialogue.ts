@@ -1,5 +1,5 @@
 import type { AgentOutput } from '../../src/agents/index.js';
-import { type Assistant, loadAssistant } from '../../src/config/index.js';
+import { type Assistant, loadAssistant, projectEnvironment } from '../../src/config/index.js';
 import {
   type ActionPort,
   type AgentInvocation,
@@ -110,7 +110,8 @@ export function testPorts(actions: ActionPort = NO_ACTIONS): TestPorts {
 /** Loads a project written from `files` (it must be valid). */
 export async function assistantFrom(files: ProjectFilesSpec): Promise<Assistant> {
   const dir = await writeProject(files);
-  const result = await loadAssistant({ projectDir: dir, env: {} });
+  // The project's .env only: the tests must not depend on the machine's environment.
+  const result = await loadAssistant({ projectDir: dir, env: await projectEnvironment(dir, {}) });
   if (!result.ok)
     throw new Error(result.errors.map((e) => `${e.file}:${e.line}: ${e.message}`).join('\n'));
   return result.assistant;

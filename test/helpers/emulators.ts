@@ -24,7 +24,7 @@ export interface Emulators {
 
 /** Starts both emulators (call in `beforeAll`, close in `afterAll`). */
 export async function startEmulators(
-  options: { maxReceiveCount?: number } = {},
+  options: { maxReceiveCount?: number; visibilityTimeoutSeconds?: number } = {},
 ): Promise<Emulators> {
   process.env.AWS_EC2_METADATA_DISABLED = 'true';
   const [dynalite, fauxqs] = await Promise.all([startDynalite(), startFauxqs()]);
@@ -36,6 +36,9 @@ export async function startEmulators(
   const queues = await ensureQueues(sqs, {
     prefix,
     maxReceiveCount: options.maxReceiveCount ?? 5,
+    ...(options.visibilityTimeoutSeconds !== undefined
+      ? { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds }
+      : {}),
   });
   return {
     dynamo,

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Writes the assistant bundle (.switchboard/) from the TypeScript sources. The tsx loader lets
+// validation import the TypeScript modules the project names.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/build/main.ts');
+process.exitCode = await main(process.argv.slice(2));

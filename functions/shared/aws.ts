@@ -1,0 +1,43 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoConversationStore } from '../../src/adapters/aws/dynamoConversationStore.js';
+import { DynamoReplyStore } from '../../src/adapters/aws/dynamoReplyStore.js';
+import { SecretsManagerSecretStore } from '../../src/adapters/aws/secretsManagerStore.js';
+import type { SqsJobQueueOptions } from '../../src/adapters/aws/sqsJobQueue.js';
+import { readFunctionEnv } from './env.js';
+import { tracer } from './observability.js';
+
+// Built once per container. Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_*).
+
+/** The function's settings. */
+export const env = readFunctionEnv(process.env);
+
+const now = (): number => Date.now();
+const dynamo = tracer.captureAWSv3Client(new DynamoDBClient({}));
+const documents = DynamoDBDocumentClient.from(dynamo, {
+  marshallOptions: { removeUndefinedValues: true },
+});
+const sqs = tracer.captureAWSv3Client(new SQSClient({}));
+const stores = {
+  client: documents,
+  tableName: env.TABLE_NAME,
+  ttlSeconds: env.CONVERSATION_TTL_DAYS * 24 * 3600,
+  now,
+};
+
+/** The SQS job queues: due jobs to the FIFO queue, later ones to the delay queue. */
+export const queueOptions: SqsJobQueueOptions = {
+  client: sqs,
+  jobsQueueUrl: env.JOBS_QUEUE_URL,
+  delayQueueUrl: env.DELAY_QUEUE_URL,
+  now,
+};
+/** Conversations in the DynamoDB table. */
+export const conversations = new DynamoConversationStore(stores);
+/** The replies each turn committed, which the REST webhook waits for. */
+export const replies = new DynamoReplyStore(stores);
+/** Secrets under the deployment's prefix (credentials `${VAR}` of the project, the model key). */
+export const projectSecrets = new SecretsManagerSecretStore({ prefix: env.SECRET_PREFIX });
+/** Secrets by their full name. */
+export const namedSecrets = new SecretsManagerSecretStore();

@@ -1,0 +1,32 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { Tracer } from '@aws-lambda-powertools/tracer';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+
+const serviceName = 'switchboard';
+
+/** Structured JSON logs; each handler sets the correlation id of what it works on. */
+export const logger = new Logger({ serviceName });
+/** CloudWatch metrics in the embedded metric format, flushed after each invocation. */
+export const metrics = new Metrics({ namespace: 'Switchboard', serviceName });
+/** X-Ray tracing; it switches itself off outside Lambda. */
+export const tracer = new Tracer({ serviceName });
+
+/** Wraps a handler with the Powertools middlewares: tracing, Lambda context in logs, metrics. */
+export function lambdaHandler<TEvent, TResult>(
+  handler: (event: TEvent, context: Context) => Promise<TResult>,
+) {
+  return middy(handler)
+    .use(captureLambdaHandler(tracer))
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }));
+}
+
+/** An error as `Name: message`, for logs (never the data that caused it). */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

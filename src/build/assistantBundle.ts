@@ -1,0 +1,54 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type Assistant, formatDiagnostic, loadAssistant } from '../config/index.js';
+import { registrySource } from './registrySource.js';
+
+/** The project failed validation; the message lists every diagnostic, one per line. */
+export class AssistantBundleError extends Error {
+  override readonly name = 'AssistantBundleError';
+  constructor(
+    readonly projectDir: string,
+    readonly diagnostics: readonly string[],
+  ) {
+    super(`the assistant project ${projectDir} is invalid:\n${diagnostics.join('\n')}`);
+  }
+}
+
+/** What `generateAssistantBundle` wrote. */
+export interface AssistantBundle {
+  readonly assistant: Assistant;
+  /** `outDir/assistant.json`: the assistant object. */
+  readonly assistantFile: string;
+  /** `outDir/registry.ts`: the static module registry the worker bundles. */
+  readonly registryFile: string;
+}
+
+/**
+ * Loads and validates a project (credentials stay references: a secret store resolves them at
+ * run time) and writes the assistant and a static registry of its modules into `outDir`.
+ */
+export async function generateAssistantBundle(
+  projectDir: string,
+  subAgentsDir: string | undefined,
+  outDir: string,
+): Promise<AssistantBundle> {
+  const result = await loadAssistant({
+    projectDir,
+    ...(subAgentsDir === undefined ? {} : { subAgentsDir }),
+    requireSecretValues: false,
+  });
+  if (!result.ok) {
+    const base = path.resolve(projectDir);
+    throw new AssistantBundleError(
+      base,
+      result.errors.map((d) => formatDiagnostic(d, base)),
+    );
+  }
+  const out = path.resolve(outDir);
+  await mkdir(out, { recursive: true });
+  const assistantFile = path.join(out, 'assistant.json');
+  const registryFile = path.join(out, 'registry.ts');
+  await writeFile(assistantFile, `${JSON.stringify(result.assistant, null, 2)}\n`);
+  await writeFile(registryFile, registrySource(result.assistant, out));
+  return { assistant: result.assistant, assistantFile, registryFile };
+}

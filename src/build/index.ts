@@ -1,0 +1,3 @@
+export type { AssistantBundle } from './assistantBundle.js';
+export { AssistantBundleError, generateAssistantBundle } from './assistantBundle.js';
+export { extensionFiles, importSpecifier, registrySource } from './registrySource.js';

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoConversationStore } from '../../src/adapters/aws/dynamoConversationStore.js';
+import { DynamoReplyStore } from '../../src/adapters/aws/dynamoReplyStore.js';
+import { SqsJobQueue } from '../../src/adapters/aws/sqsJobQueue.js';
+import { SqsJobReceiver } from '../../src/adapters/aws/sqsJobReceiver.js';
+import { SqsJobSource } from '../../src/adapters/aws/sqsJobSource.js';
+import type { StoreMeter } from '../../src/adapters/aws/storeMeter.js';
+import { ensureQueues } from '../../src/adapters/local/emulators.js';
+import type { Assistant } from '../../src/config/index.js';
+import { DialogueEngine, NO_ACTIONS } from '../../src/dialogue/index.js';
+import {
+  type AgentRunners,
+  ConcurrentUpdateError,
+  type Job,
+  processJob,
+  type RuntimeDeps,
+  runWorkerLoop,
+} from '../../src/runtime/index.js';
+import { ScriptedLlm, ScriptedTools } from './dialogue.js';
+import type { Emulators } from './emulators.js';
+
+export interface TestRuntime {
+  readonly deps: RuntimeDeps;
+  readonly jobsQueueUrl: string;
+  readonly store: DynamoConversationStore;
+  readonly replies: DynamoReplyStore;
+  readonly queue: SqsJobQueue;
+  readonly llm: ScriptedLlm;
+  readonly logs: string[];
+  /** Runs worker loops until `done` holds (or a timeout); delayed jobs are released at once. */
+  drain(done: () => Promise<boolean>, timeoutMs?: number): Promise<void>;
+  /** Every item in the table, as JSON text. */
+  scanTable(): Promise<string>;
+}
+
+/** The runtime on the emulators, with its own queues, a scripted model and recorded logs. */
+export async function testRuntime(
+  emulators: Emulators,
+  assistant: Assistant,
+  options: { runners?: AgentRunners; meter?: StoreMeter; llm?: ScriptedLlm } = {},
+): Promise<TestRuntime> {
+  const now = () => Date.now();
+  const { documents, tableName, sqs } = emulators;
+  // Each runtime gets fresh queues: jobs another test left behind must not reach it.
+  const queues = await ensureQueues(sqs, {
+    prefix: `rt${randomUUID().slice(0, 8)}`,
+    visibilityTimeoutSeconds: 1,
+  });
+  const store = new DynamoConversationStore({
+    client: documents,
+    tableName,
+    ttlSeconds: 3600,
+    now,
+    ...(options.meter ? { meter: options.meter } : {}),
+  });
+  const replies = new DynamoReplyStore({ client: documents, tableName, ttlSeconds: 3600, now });
+  const queue = new SqsJobQueue({
+    client: sqs,
+    jobsQueueUrl: queues.jobsQueueUrl,
+    delayQueueUrl: queues.delayQueueUrl,
+    now,
+  });
+  const llm = options.llm ?? new ScriptedLlm();
+  const logs: string[] = [];
+  const logger = {
+    info: (m: string, f?: Record<string, unknown>) =>
+      logs.push(`info ${m} ${JSON.stringify(f ?? {})}`),
+    warn: (m: string, f?: Record<string, unknown>) =>
+      logs.push(`warn ${m} ${JSON.stringify(f ?? {})}`),
+    error: (m: string, f?: Record<string, unknown>) =>
+      logs.push(`error ${m} ${JSON.stringify(f ?? {})}`),
+  };
+  const deps: RuntimeDeps = {
+    engine: new DialogueEngine(assistant),
+    store,
+    queue,
+    output: replies,
+    runners: options.runners ?? { runnerFor: () => undefined },
+    ports: {
+      llm,
+      mcp: new ScriptedTools(),
+      actions: NO_ACTIONS,
+      now,
+      sleep: async () => {},
+      random: () => 0,
+    },
+  };
+  const receiver = new SqsJobReceiver(sqs);
+  return {
+    deps,
+    jobsQueueUrl: queues.jobsQueueUrl,
+    store,
+    replies,
+    queue,
+    llm,
+    logs,
+    async drain(done, timeoutMs = 20_000) {
+      const stop = new AbortController();
+      const loops = [
+        runWorkerLoop({
+          source: new SqsJobSource(receiver, queues.jobsQueueUrl, logger, 1),
+          process: (job: Job, signal) => processJob(job, deps, signal),
+          isRetryable: (e) => e instanceof ConcurrentUpdateError,
+          logger,
+          signal: stop.signal,
+        }),
+        runWorkerLoop({
+          source: new SqsJobSource(receiver, queues.delayQueueUrl, logger, 1),
+          process: (job: Job) => queue.enqueue([{ ...job, not_before: undefined }]),
+          isRetryable: () => false,
+          logger,
+          signal: stop.signal,
+        }),
+      ];
+      const deadline = Date.now() + timeoutMs;
+      try {
+        while (!(await done())) {
+          if (Date.now() > deadline) throw new Error(`drain timed out; logs:\n${logs.join('\n')}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        stop.abort();
+        await Promise.all(loops);
+      }
+    },
+    async scanTable() {
+      const out = await documents.send(new ScanCommand({ TableName: tableName }));
+      return JSON.stringify(out.Items ?? []);
+    },
+  };
+}

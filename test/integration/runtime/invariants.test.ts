@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpApiDeps, handleHttp } from '../../../src/channels/httpApi.js';
+import { readTracker } from '../../../src/channels/tracker.js';
+import type { Assistant } from '../../../src/config/index.js';
+import { replay } from '../../../src/dialogue/index.js';
+import { ConcurrentUpdateError, type Job, processJob } from '../../../src/runtime/index.js';
+import { assistantFrom } from '../../helpers/dialogue.js';
+import { type Emulators, startEmulators } from '../../helpers/emulators.js';
+import { testRuntime } from '../../helpers/runtime.js';
+
+const FILES = {
+  'domain.yml': `slots:
+  counter:
+    type: float
+  name:
+    type: text
+responses:
+  utter_ask_name:
+    - text: Your name?
+  utter_hello:
+    - text: Hello {name}!
+`,
+  'data/flows.yml': `flows:
+  greet:
+    description: Greets.
+    steps:
+      - collect: name
+      - action: utter_hello
+`,
+};
+
+let emulators: Emulators;
+let assistant: Assistant;
+
+beforeAll(async () => {
+  emulators = await startEmulators({ visibilityTimeoutSeconds: 1 });
+  assistant = await assistantFrom(FILES);
+}, 30_000);
+
+afterAll(async () => {
+  await emulators?.close();
+});
+
+let counter = 0;
+function message(conversation: string, text: string): Job {
+  counter += 1;
+  const id = `job-${counter}-${conversation}`;
+  return {
+    type: 'user_message',
+    id,
+    conversation_id: conversation,
+    turn_id: id,
+    text,
+    channel: 'rest',
+  };
+}
+
+const never = new AbortController().signal;
+
+describe('runtime invariants (dynalite + fauxqs)', () => {
+  it('a job delivered twice changes nothing the second time', async () => {
+    const rt = await testRuntime(emulators, assistant);
+    rt.llm.reply('start flow greet');
+    const job = message('twice', 'hello');
+    expect(await processJob(job, rt.deps, never)).toBe('done');
+    const before = await rt.scanTable();
+    expect(await processJob(job, rt.deps, never)).toBe('duplicate');
+    expect(await rt.scanTable()).toBe(before);
+    expect(
+      (await rt.replies.read('twice', job.turn_id)).messages.map((m) => m.message.text),
+    ).toEqual(['Your name?']);
+  });
+
+  it('processes 50 messages sent at once to one conversation, in order, losing no event', async () => {
+    const rt = await testRuntime(emulators, assistant);
+    const jobs = Array.from({ length: 50 }, (_, i) => message('burst', `/SetSlots(counter=${i})`));
+    await Promise.all(
+      [0, 10, 20, 30, 40].map((start) => rt.queue.enqueue(jobs.slice(start, start + 10))),
+    );
+    // The five batches raced each other; within a batch SQS keeps the order.
+    await rt.drain(async () => ((await rt.store.load('burst'))?.recentJobs.length ?? 0) >= 50);
+    const tracker = await readTracker(rt.store, 'burst');
+    const texts = tracker.events.flatMap((e) =>
+      (e as { event: string }).event === 'user' ? [(e as { text: string }).text] : [],
+    );
+    expect(texts).toHaveLength(50);
+    expect(new Set(texts).size).toBe(50);
+    for (const start of [0, 10, 20, 30, 40]) {
+      const batch = jobs
+        .slice(start, start + 10)
+        .map((j) => (j.type === 'user_message' ? j.text : ''));
+      expect(texts.filter((t) => batch.includes(t))).toEqual(batch);
+    }
+    const head = await rt.store.load('burst');
+    const logged = await rt.store.readEvents('burst');
+    expect(logged.map((e) => e.seq)).toEqual(logged.map((_, i) => i));
+    expect(
+      replay(
+        rt.deps.engine.start('burst'),
+        logged.map((e) => e.event),
+      ),
+    ).toEqual(head?.state);
+  }, 60_000);
+
+  it('a worker that dies between commit and delivery loses and duplicates nothing', async () => {
+    const rt = await testRuntime(emulators, assistant);
+    rt.llm.reply('start flow greet');
+    const job = message('crash', 'hi');
+    let failNext = true;
+    const crashing = {
+      ...rt.deps,
+      output: {
+        deliver: async (batch: Parameters<typeof rt.replies.deliver>[0]) => {
+          if (failNext) {
+            failNext = false;
+            throw new Error('worker killed');
+          }
+          return rt.replies.deliver(batch);
+        },
+      },
+    };
+    await expect(processJob(job, crashing, never)).rejects.toThrow('worker killed');
+    // The committed turn is visible (with its events pending), the reply is not yet delivered.
+    expect((await rt.store.load('crash'))?.outbox?.messages).toHaveLength(1);
+    expect((await rt.replies.read('crash', job.turn_id)).messages).toEqual([]);
+    // The queue delivers the job again: the outbox goes out once and the turn does not run again.
+    expect(await processJob(job, crashing, never)).toBe('duplicate');
+    expect(await processJob(job, crashing, never)).toBe('duplicate');
+    const replies = await rt.replies.read('crash', job.turn_id);
+    expect(replies.messages.map((m) => m.message.text)).toEqual(['Your name?']);
+    expect(replies.settled).toBe(true);
+    const tracker = await readTracker(rt.store, 'crash');
+    expect(tracker.events.filter((e) => (e as { event: string }).event === 'user')).toHaveLength(1);
+    expect((await rt.store.load('crash'))?.outbox).toBeUndefined();
+    expect(rt.llm.prompts).toHaveLength(1);
+  });
+
+  it('retries a job that lost the optimistic-concurrency race instead of merging', async () => {
+    const rt = await testRuntime(emulators, assistant);
+    const a = message('race', '/SetSlots(counter=1)');
+    const b = message('race', '/SetSlots(counter=2)');
+    await processJob(message('race', '/SetSlots(counter=0)'), rt.deps, never);
+    const results = await Promise.allSettled([
+      processJob(a, rt.deps, never),
+      processJob(b, rt.deps, never),
+    ]);
+    const lost = results.flatMap((r, i) =>
+      r.status === 'rejected' ? [{ error: r.reason, job: [a, b][i] as Job }] : [],
+    );
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.error).toBeInstanceOf(ConcurrentUpdateError);
+    expect(await processJob(lost[0]?.job as Job, rt.deps, never)).toBe('done');
+    const head = await rt.store.load('race');
+    expect(head?.recentJobs.slice(-2).sort()).toEqual([a.id, b.id].sort());
+    const logged = await rt.store.readEvents('race');
+    expect(
+      replay(
+        rt.deps.engine.start('race'),
+        logged.map((e) => e.event),
+      ),
+    ).toEqual(head?.state);
+  });
+
+  it('refuses malformed or oversized webhook bodies with a reason and writes nothing', async () => {
+    const rt = await testRuntime(emulators, assistant);
+    const api: HttpApiDeps = {
+      queue: rt.queue,
+      replies: rt.replies,
+      store: rt.store,
+      newId: () => 'unused',
+      now: Date.now,
+      sleep: async () => {},
+      replyWaitMs: 0,
+    };
+    const post = (body: string, contentType = 'application/json') =>
+      handleHttp(
+        {
+          method: 'POST',
+          path: '/webhooks/rest/webhook',
+          headers: { 'content-type': contentType },
+          body,
+        },
+        api,
+      );
+    const before = await rt.scanTable();
+    const cases: [string, string, number, string][] = [
+      ['{"sender": "a", "message": ', 'application/json', 400, 'the body is not valid JSON'],
+      ['{"message": "hi"}', 'application/json', 400, 'sender is required and must be a string'],
+      [
+        '{"sender": "a", "message": 5}',
+        'application/json',
+        400,
+        'message is required and must be a string',
+      ],
+      [
+        '{"sender": "a", "message": "hi", "extra": 1}',
+        'application/json',
+        400,
+        'unknown field(s): extra; the body has sender, message and optional metadata',
+      ],
+      [
+        '{"sender": "a b", "message": "hi"}',
+        'application/json',
+        400,
+        'sender: sender may contain letters, digits and . _ : @ + - only',
+      ],
+      [
+        JSON.stringify({ sender: 'a', message: 'x'.repeat(70_000) }),
+        'application/json',
+        413,
+        'the body is larger than 65536 bytes',
+      ],
+      [
+        JSON.stringify({ sender: 'a', message: 'x'.repeat(5000) }),
+        'application/json',
+        400,
+        'message: message must be at most 4000 characters',
+      ],
+      [
+        'sender=a',
+        'application/x-www-form-urlencoded',
+        415,
+        'the body must be JSON (Content-Type: application/json)',
+      ],
+      ['', 'application/json', 400, 'the body is empty'],
+    ];
+    for (const [body, type, status, error] of cases) {
+      const response = await post(body, type);
+      expect({ status: response.status, body: response.body }).toEqual({ status, body: { error } });
+    }
+    expect(await rt.scanTable()).toBe(before);
+    const receive = await emulators.sqs.send(
+      new (await import('@aws-sdk/client-sqs')).ReceiveMessageCommand({
+        QueueUrl: rt.jobsQueueUrl,
+        WaitTimeSeconds: 0,
+      }),
+    );
+    expect(receive.Messages ?? []).toEqual([]);
+  });
+});
+
+describe('secrets stay out', () => {
+  it('writes no credential value to an item, a queued job or a log line', async () => {
+    const secretValue = 's3cr3t-Value-7f1c';
+    const withSecrets = await assistantFrom({
+      ...FILES,
+      '.env': `TOOLS_TOKEN=${secretValue}\nLLM_KEY=${secretValue}-llm\n`,
+      'endpoints.yml': `model_groups:
+  - id: main
+    models:
+      - provider: openai
+        model: gpt-4.1
+        api_key: \${LLM_KEY}
+mcp_servers:
+  - name: tools
+    url: https://tools.example.com/mcp
+    token: \${TOOLS_TOKEN}
+`,
+    });
+    const rt = await testRuntime(emulators, withSecrets);
+    const queued: string[] = [];
+    const recordingQueue = {
+      enqueue: async (jobs: readonly Job[]) => {
+        queued.push(JSON.stringify(jobs));
+        await rt.queue.enqueue(jobs);
+      },
+    };
+    const deps = { ...rt.deps, queue: recordingQueue };
+    rt.llm.reply('start flow greet', 'set slot name Ada');
+    await rt.queue.enqueue([message('secrets', 'hi'), message('secrets', 'Ada')]);
+    await rt.drain(async () => ((await rt.store.load('secrets'))?.recentJobs.length ?? 0) >= 2);
+    await processJob(message('secrets', '/SetSlots(name=Bo)'), deps, never);
+    const everything = [await rt.scanTable(), ...queued, ...rt.logs, ...rt.llm.prompts].join('\n');
+    expect(everything).not.toContain(secretValue);
+    expect(JSON.stringify(withSecrets)).not.toContain(secretValue);
+  }, 30_000);
+});
