@@ -4,10 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configBenchmark } from './config.bench.js';
 import { dialogueBenchmark } from './dialogue.bench.js';
+import { jobCostBenchmark, localThroughputBenchmark } from './runtime.bench.js';
 
 const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
   config: configBenchmark,
   dialogue: dialogueBenchmark,
+  jobs: jobCostBenchmark,
+  throughput: localThroughputBenchmark,
 };
 
 /** `npm run bench [name...]`: runs benchmarks, prints JSON, writes bench/results/<name>.json. */

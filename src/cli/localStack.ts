@@ -38,6 +38,8 @@ import {
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
 const TTL_SECONDS = 30 * 24 * 3600;
+/** Worker loops on the job queue. */
+const WORKER_LOOPS = 4;
 
 export interface LocalStackOptions {
   readonly assistant: Assistant;
@@ -130,13 +132,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const stopping = new AbortController();
     const receiver = new SqsJobReceiver(sqs);
-    const jobs = runWorkerLoop({
-      source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
-      process: (job: Job, signal) => processJob(job, deps, signal),
-      isRetryable: (error) => error instanceof ConcurrentUpdateError,
-      logger: log,
-      signal: stopping.signal,
-    });
+    // Several loops, as several Lambda workers would: the FIFO queue keeps each conversation serial.
+    const jobs = Promise.all(
+      Array.from({ length: WORKER_LOOPS }, () =>
+        runWorkerLoop({
+          source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
+          process: (job: Job, signal) => processJob(job, deps, signal),
+          isRetryable: (error) => error instanceof ConcurrentUpdateError,
+          logger: log,
+          signal: stopping.signal,
+        }),
+      ),
+    );
     const forwarder = new DelayedJobForwarder(queueOptions);
     const delayed = runWorkerLoop({
       source: new SqsJobSource(receiver, queues.delayQueueUrl, log),
