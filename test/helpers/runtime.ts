@@ -130,3 +130,19 @@ export async function testRuntime(
     },
   };
 }
+
+let jobCount = 0;
+
+/** A REST user message job with a unique id. */
+export function userMessage(conversation: string, text: string): Job {
+  jobCount += 1;
+  const id = `m${jobCount}-${conversation}`;
+  return {
+    type: 'user_message',
+    id,
+    conversation_id: conversation,
+    turn_id: id,
+    text,
+    channel: 'rest',
+  };
+}

@@ -4,7 +4,7 @@ import type { Assistant } from '../../../src/config/index.js';
 import type { AgentRunner, Job, StepResult } from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
-import { testRuntime } from '../../helpers/runtime.js';
+import { testRuntime, userMessage } from '../../helpers/runtime.js';
 
 const FILES = {
   'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
@@ -75,26 +75,12 @@ afterAll(async () => {
   await emulators?.close();
 });
 
-let n = 0;
-function message(conversation: string, text: string): Job {
-  n += 1;
-  const id = `m${n}-${conversation}`;
-  return {
-    type: 'user_message',
-    id,
-    conversation_id: conversation,
-    turn_id: id,
-    text,
-    channel: 'rest',
-  };
-}
-
 describe('durable agent runs', () => {
   it('run one step per job, send intermediate messages, and continue the flow when done', async () => {
     const runner = countingRunner(3);
     const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research');
-    const job = message('steps', 'research EVs');
+    const job = userMessage('steps', 'research EVs');
     await rt.queue.enqueue([job]);
     await rt.drain(async () => (await rt.replies.read('steps', job.turn_id)).settled);
     const replies = await rt.replies.read('steps', job.turn_id);
@@ -117,11 +103,11 @@ describe('durable agent runs', () => {
     const runner = countingRunner(2);
     const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research', 'start flow research');
-    const first = message('busy', 'research');
+    const first = userMessage('busy', 'research');
     const { processJob } = await import('../../../src/runtime/index.js');
     const never = new AbortController().signal;
     await processJob(first, rt.deps, never);
-    const second = message('busy', 'are you done?');
+    const second = userMessage('busy', 'are you done?');
     await processJob(second, rt.deps, never);
     expect(
       (await rt.replies.read('busy', second.turn_id)).messages.map((m) => m.message.text),
@@ -134,7 +120,7 @@ describe('durable agent runs', () => {
     const runner = countingRunner(1, 0, true);
     const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research');
-    const job = message('failing', 'research');
+    const job = userMessage('failing', 'research');
     await rt.queue.enqueue([job]);
     await rt.drain(async () => (await rt.replies.read('failing', job.turn_id)).settled);
     expect(runner.calls).toBe(4);
@@ -149,8 +135,8 @@ describe('durable agent runs', () => {
     rt.llm.reply('start flow research', 'cancel flow');
     const { processJob } = await import('../../../src/runtime/index.js');
     const never = new AbortController().signal;
-    await processJob(message('cancelled', 'research'), rt.deps, never);
-    await processJob(message('cancelled', 'stop it'), rt.deps, never);
+    await processJob(userMessage('cancelled', 'research'), rt.deps, never);
+    await processJob(userMessage('cancelled', 'stop it'), rt.deps, never);
     const head = await rt.store.load('cancelled');
     const runId = Object.keys(head?.runs ?? {})[0] as string;
     const frameId = 'f2';

@@ -6,7 +6,7 @@ import { replay } from '../../../src/dialogue/index.js';
 import { ConcurrentUpdateError, type Job, processJob } from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
-import { testRuntime } from '../../helpers/runtime.js';
+import { testRuntime, userMessage } from '../../helpers/runtime.js';
 
 const FILES = {
   'domain.yml': `slots:
@@ -41,27 +41,13 @@ afterAll(async () => {
   await emulators?.close();
 });
 
-let counter = 0;
-function message(conversation: string, text: string): Job {
-  counter += 1;
-  const id = `job-${counter}-${conversation}`;
-  return {
-    type: 'user_message',
-    id,
-    conversation_id: conversation,
-    turn_id: id,
-    text,
-    channel: 'rest',
-  };
-}
-
 const never = new AbortController().signal;
 
 describe('runtime invariants (dynalite + fauxqs)', () => {
   it('a job delivered twice changes nothing the second time', async () => {
     const rt = await testRuntime(emulators, assistant);
     rt.llm.reply('start flow greet');
-    const job = message('twice', 'hello');
+    const job = userMessage('twice', 'hello');
     expect(await processJob(job, rt.deps, never)).toBe('done');
     const before = await rt.scanTable();
     expect(await processJob(job, rt.deps, never)).toBe('duplicate');
@@ -73,7 +59,9 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
 
   it('processes 50 messages sent at once to one conversation, in order, losing no event', async () => {
     const rt = await testRuntime(emulators, assistant);
-    const jobs = Array.from({ length: 50 }, (_, i) => message('burst', `/SetSlots(counter=${i})`));
+    const jobs = Array.from({ length: 50 }, (_, i) =>
+      userMessage('burst', `/SetSlots(counter=${i})`),
+    );
     await Promise.all(
       [0, 10, 20, 30, 40].map((start) => rt.queue.enqueue(jobs.slice(start, start + 10))),
     );
@@ -105,7 +93,7 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
   it('a worker that dies between commit and delivery loses and duplicates nothing', async () => {
     const rt = await testRuntime(emulators, assistant);
     rt.llm.reply('start flow greet');
-    const job = message('crash', 'hi');
+    const job = userMessage('crash', 'hi');
     let failNext = true;
     const crashing = {
       ...rt.deps,
@@ -137,9 +125,9 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
 
   it('retries a job that lost the optimistic-concurrency race instead of merging', async () => {
     const rt = await testRuntime(emulators, assistant);
-    const a = message('race', '/SetSlots(counter=1)');
-    const b = message('race', '/SetSlots(counter=2)');
-    await processJob(message('race', '/SetSlots(counter=0)'), rt.deps, never);
+    const a = userMessage('race', '/SetSlots(counter=1)');
+    const b = userMessage('race', '/SetSlots(counter=2)');
+    await processJob(userMessage('race', '/SetSlots(counter=0)'), rt.deps, never);
     const results = await Promise.allSettled([
       processJob(a, rt.deps, never),
       processJob(b, rt.deps, never),
@@ -267,9 +255,9 @@ mcp_servers:
     };
     const deps = { ...rt.deps, queue: recordingQueue };
     rt.llm.reply('start flow greet', 'set slot name Ada');
-    await rt.queue.enqueue([message('secrets', 'hi'), message('secrets', 'Ada')]);
+    await rt.queue.enqueue([userMessage('secrets', 'hi'), userMessage('secrets', 'Ada')]);
     await rt.drain(async () => ((await rt.store.load('secrets'))?.recentJobs.length ?? 0) >= 2);
-    await processJob(message('secrets', '/SetSlots(name=Bo)'), deps, never);
+    await processJob(userMessage('secrets', '/SetSlots(name=Bo)'), deps, never);
     const everything = [await rt.scanTable(), ...queued, ...rt.logs, ...rt.llm.prompts].join('\n');
     expect(everything).not.toContain(secretValue);
     expect(JSON.stringify(withSecrets)).not.toContain(secretValue);
