@@ -2,16 +2,64 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { deployedSecretNames, generateAssistantBundle } from '../src/build/index.js';
+import { REPO_ROOT } from './constructs/handlerFunction.js';
 import { StatefulStack } from './statefulStack.js';
+import { StatelessStack } from './statelessStack.js';
 
-/** The CDK app: `npx cdk synth` / `npx cdk deploy`. cdk-nag's AWS Solutions checks run in synth. */
-export function buildApp(app: App = new App()): App {
-  new StatefulStack(app, 'SwitchboardState', {
+/** Where the app's assistant bundle is generated (git-ignored). */
+export const BUNDLE_DIR = path.join(REPO_ROOT, '.switchboard');
+
+const CROSS_STACK_REFERENCES = '@aws-cdk/core:defaultCrossStackReferences';
+
+export interface BuildAppOptions {
+  /** The assistant project (default: the `project` context value, else the repository root). */
+  readonly projectDir?: string;
+  /** Where the assistant bundle is written (default `.switchboard/` at the repository root). */
+  readonly bundleDir?: string;
+}
+
+/**
+ * The CDK app (`npx cdk synth` / `npx cdk deploy --all`): generates the assistant bundle, then
+ * the stateful stack (table, queues) and the stateless one (functions, HTTP API). Context:
+ * `project`, `subAgents`, `secretPrefix`, `authenticate` (`false` opens the REST routes).
+ * cdk-nag's AWS Solutions checks run in synth.
+ */
+export async function buildApp(app: App = new App(), options: BuildAppOptions = {}): Promise<App> {
+  const context = (key: string): string | undefined => {
+    const value = app.node.tryGetContext(key);
+    return value === undefined || value === null ? undefined : String(value);
+  };
+  const projectDir = path.resolve(options.projectDir ?? context('project') ?? REPO_ROOT);
+  const bundle = await generateAssistantBundle(
+    projectDir,
+    context('subAgents'),
+    options.bundleDir ?? BUNDLE_DIR,
+  );
+
+  // Strong references: the state stack refuses to drop an output the runtime stack still imports.
+  if (app.node.tryGetContext(CROSS_STACK_REFERENCES) === undefined) {
+    app.node.setContext(CROSS_STACK_REFERENCES, 'strong');
+  }
+  const state = new StatefulStack(app, 'SwitchboardState', {
     description: 'Switchboard: conversation table and job queues',
+  });
+  const secretPrefix = context('secretPrefix');
+  new StatelessStack(app, 'SwitchboardRuntime', {
+    description: 'Switchboard: functions, HTTP API and alarms',
+    table: state.table,
+    jobsQueue: state.queues.jobs,
+    delayQueue: state.queues.delayed,
+    registryFile: bundle.registryFile,
+    secretNames: deployedSecretNames(bundle.assistant),
+    authenticate: context('authenticate') !== 'false',
+    ...(secretPrefix === undefined ? {} : { secretPrefix }),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return app;
 }
 
 const entry = process.argv[1];
-if (entry && import.meta.url === pathToFileURL(path.resolve(entry)).href) buildApp().synth();
+if (entry && import.meta.url === pathToFileURL(path.resolve(entry)).href) {
+  (await buildApp()).synth();
+}

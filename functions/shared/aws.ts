@@ -1,8 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoConversationStore } from '../../src/adapters/aws/dynamoConversationStore.js';
-import { DynamoReplyStore } from '../../src/adapters/aws/dynamoReplyStore.js';
 import { SecretsManagerSecretStore } from '../../src/adapters/aws/secretsManagerStore.js';
 import type { SqsJobQueueOptions } from '../../src/adapters/aws/sqsJobQueue.js';
 import { readFunctionEnv } from './env.js';
@@ -18,8 +16,11 @@ const dynamo = tracer.captureAWSv3Client(new DynamoDBClient({}));
 const documents = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },
 });
-const sqs = tracer.captureAWSv3Client(new SQSClient({}));
-const stores = {
+// The endpoint decides, not the queue URL's host: an AWS_ENDPOINT_URL_SQS override then holds.
+const sqs = tracer.captureAWSv3Client(new SQSClient({ useQueueUrlAsEndpoint: false }));
+
+/** The conversation table's client and settings, for the stores (see `stores.ts`). */
+export const table = {
   client: documents,
   tableName: env.TABLE_NAME,
   ttlSeconds: env.CONVERSATION_TTL_DAYS * 24 * 3600,
@@ -33,10 +34,6 @@ export const queueOptions: SqsJobQueueOptions = {
   delayQueueUrl: env.DELAY_QUEUE_URL,
   now,
 };
-/** Conversations in the DynamoDB table. */
-export const conversations = new DynamoConversationStore(stores);
-/** The replies each turn committed, which the REST webhook waits for. */
-export const replies = new DynamoReplyStore(stores);
 /** Secrets under the deployment's prefix (credentials `${VAR}` of the project, the model key). */
 export const projectSecrets = new SecretsManagerSecretStore({ prefix: env.SECRET_PREFIX });
 /** Secrets by their full name. */

@@ -27,7 +27,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const out = path.resolve(values.out ?? '.switchboard');
   try {
     const bundle = await generateAssistantBundle(project, values['sub-agents'], out);
-    console.log(`wrote ${path.relative(process.cwd(), bundle.registryFile) || bundle.registryFile}`);
+    console.log(
+      `wrote ${path.relative(process.cwd(), bundle.registryFile) || bundle.registryFile}`,
+    );
     return 0;
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));

@@ -23,9 +23,10 @@ import {
 import { LocalSecretStore } from '../adapters/local/localSecretStore.js';
 import { type HttpApiDeps, handleHttp } from '../channels/httpApi.js';
 import type { Assistant } from '../config/index.js';
-import { DialogueEngine, type LlmPort, type McpToolPort } from '../dialogue/index.js';
+import { DialogueEngine, type LlmPort } from '../dialogue/index.js';
 import { loadProjectActions } from '../extensions/index.js';
 import { chatModelFor, DemoCommandModel, hasModelAccess } from '../llm/index.js';
+import { UNAVAILABLE_TOOLS } from '../mcp/index.js';
 import {
   ConcurrentUpdateError,
   type Job,
@@ -203,15 +204,6 @@ async function chooseModel(
   );
   return new DemoCommandModel();
 }
-
-/** Tools called from flows fail clearly until an MCP client is configured in this build. */
-const UNAVAILABLE_TOOLS: McpToolPort = {
-  callTool: async (call) => {
-    throw new Error(
-      `MCP tool calls are not available in this build (tool ${call.toolName} on ${call.serverName})`,
-    );
-  },
-};
 
 /** Powertools' logger as the worker loop logs. */
 function workerLogger(logger: Logger): WorkerLogger {

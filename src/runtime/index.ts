@@ -22,6 +22,6 @@ export type {
 } from './ports.js';
 export { ConcurrentUpdateError } from './ports.js';
 export type { JobOutcome, RuntimeDeps } from './processor.js';
-export { deliverOutbox, processJob } from './processor.js';
+export { deliverOutbox, processJob, processJobRetryingRaces } from './processor.js';
 export type { JobSource, ReceivedJob, WorkerLogger, WorkerLoopOptions } from './worker.js';
 export { runWorkerLoop } from './worker.js';

@@ -10,12 +10,13 @@ import type { AgentRunners } from './agentRunner.js';
 import { DurableAgentPort, type RunData, stepJob } from './durableAgents.js';
 import type { Job } from './jobs.js';
 import type { Outbox } from './outbox.js';
-import type {
-  AgentRunRecord,
-  ConversationHead,
-  ConversationStore,
-  JobQueue,
-  OutputChannel,
+import {
+  type AgentRunRecord,
+  ConcurrentUpdateError,
+  type ConversationHead,
+  type ConversationStore,
+  type JobQueue,
+  type OutputChannel,
 } from './ports.js';
 
 /** How many job ids a head remembers to recognise a job delivered again. */
@@ -91,6 +92,26 @@ export async function processJob(
   });
   await deliverOutbox(job.conversation_id, outbox, deps);
   return 'done';
+}
+
+/**
+ * Runs a job, running it again at once (up to `attempts` times) when another job of the same
+ * conversation committed first: on AWS a failed FIFO message would otherwise wait out its
+ * visibility timeout.
+ */
+export async function processJobRetryingRaces(
+  job: Job,
+  deps: RuntimeDeps,
+  signal: AbortSignal,
+  attempts = 3,
+): Promise<JobOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await processJob(job, deps, signal);
+    } catch (error) {
+      if (!(error instanceof ConcurrentUpdateError) || attempt >= attempts) throw error;
+    }
+  }
 }
 
 interface JobRun {

@@ -76,10 +76,15 @@ describe('StatefulStack', () => {
     expect(report.violations).toEqual([]);
   });
 
-  it('synthesizes the whole app offline', () => {
-    const assembly = buildApp(
-      new App({ outdir: `${process.env.TMPDIR ?? '/tmp'}/switchboard-cdk-${process.pid}` }),
-    ).synth();
-    expect(assembly.stacks.map((s) => s.stackName)).toEqual(['SwitchboardState']);
+  it('synthesizes the whole app offline, state first', async () => {
+    const tmp = process.env.TMPDIR ?? '/tmp';
+    const app = await buildApp(new App({ outdir: `${tmp}/switchboard-cdk-${process.pid}` }), {
+      bundleDir: `${tmp}/switchboard-bundle-${process.pid}`,
+    });
+    const assembly = app.synth();
+    expect(assembly.stacks.map((s) => s.stackName)).toEqual([
+      'SwitchboardState',
+      'SwitchboardRuntime',
+    ]);
   });
 });

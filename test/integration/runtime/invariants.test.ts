@@ -3,7 +3,12 @@ import { type HttpApiDeps, handleHttp } from '../../../src/channels/httpApi.js';
 import { readTracker } from '../../../src/channels/tracker.js';
 import type { Assistant } from '../../../src/config/index.js';
 import { replay } from '../../../src/dialogue/index.js';
-import { ConcurrentUpdateError, type Job, processJob } from '../../../src/runtime/index.js';
+import {
+  ConcurrentUpdateError,
+  type Job,
+  processJob,
+  processJobRetryingRaces,
+} from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
 import { testRuntime, userMessage } from '../../helpers/runtime.js';
@@ -147,6 +152,17 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
         logged.map((e) => e.event),
       ),
     ).toEqual(head?.state);
+  });
+
+  it('runs a job that lost the race again at once when asked to', async () => {
+    const rt = await testRuntime(emulators, assistant);
+    await processJob(userMessage('race-again', '/SetSlots(counter=0)'), rt.deps, never);
+    const jobs = [1, 2, 3].map((i) => userMessage('race-again', `/SetSlots(counter=${i})`));
+    const outcomes = await Promise.all(
+      jobs.map((job) => processJobRetryingRaces(job, rt.deps, never)),
+    );
+    expect(outcomes).toEqual(['done', 'done', 'done']);
+    expect((await rt.store.load('race-again'))?.recentJobs).toHaveLength(4);
   });
 
   it('refuses malformed or oversized webhook bodies with a reason and writes nothing', async () => {

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: handlers, lock file and tsconfig live here. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The import name the worker reads its generated assistant bundle from (see functions/shared/bundle.d.ts). */
+export const BUNDLE_IMPORT = '@switchboard/bundle';
+
+// ESM bundles have no `require`; some CommonJS dependencies still call it.
+const REQUIRE_BANNER =
+  "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);";
+
+export interface HandlerFunctionProps {
+  /** File under `functions/`, e.g. `webhook.ts`. */
+  readonly entry: string;
+  readonly description: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly environment: Readonly<Record<string, string>>;
+  /** How long its logs are kept. */
+  readonly logRetention: RetentionDays;
+  /** The generated registry the bundle's `@switchboard/bundle` import resolves to, if it uses one. */
+  readonly registryFile?: string;
+  /** Where its error alarm notifies, if anywhere. */
+  readonly alarmAction?: IAlarmAction;
+}
+
+/**
+ * A Switchboard Lambda function with the shared defaults: Node 22 on ARM, an ESM bundle built by
+ * the local esbuild (minified, with source maps, the AWS SDK left to the runtime), JSON logs in a
+ * log group with retention, active tracing, its own role, and an alarm on errors.
+ */
+export class HandlerFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+  readonly errorsAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Our own role: only this log group, instead of the managed basic-execution policy (logs:* on every group).
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the Switchboard ${id} function`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: path.join(REPO_ROOT, 'functions', props.entry),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
+      systemLogLevelV2: SystemLogLevel.WARN,
+      tracing: Tracing.ACTIVE,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+      environment: {
+        ...props.environment,
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'switchboard',
+        POWERTOOLS_METRICS_NAMESPACE: 'Switchboard',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        externalModules: ['@aws-sdk/*'],
+        forceDockerBundling: false,
+        ...(props.registryFile
+          ? { esbuildArgs: { '--alias': `${BUNDLE_IMPORT}=${props.registryFile}` } }
+          : {}),
+      },
+    });
+
+    this.errorsAlarm = new Alarm(this, 'ErrorsAlarm', {
+      alarmDescription: `The Switchboard ${id} function failed`,
+      metric: this.function.metricErrors({ period: Duration.minutes(1), statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (props.alarmAction) this.errorsAlarm.addAlarmAction(props.alarmAction);
+  }
+}

@@ -1,0 +1,166 @@
+import { ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import {
+  acknowledgeRouteAuthorization,
+  acknowledgeRuntimePin,
+  acknowledgeTracingWildcard,
+} from './acknowledgements.js';
+import { FailedJobsAlarm } from './constructs/failedJobsAlarm.js';
+import { HandlerFunction } from './constructs/handlerFunction.js';
+import { HttpEndpoint } from './constructs/httpEndpoint.js';
+
+/** Default prefix of every secret the functions read. */
+export const DEFAULT_SECRET_PREFIX = 'switchboard/';
+/** The REST token's secret, under the prefix. */
+export const REST_TOKEN_NAME = 'SWITCHBOARD_REST_TOKEN';
+
+export interface StatelessStackProps extends StackProps {
+  /** The conversation table (from the stateful stack). */
+  readonly table: ITableV2;
+  /** The FIFO job queue the worker consumes. */
+  readonly jobsQueue: IQueue;
+  /** The standard queue that holds delayed jobs. */
+  readonly delayQueue: IQueue;
+  /** The generated `registry.ts` of the assistant bundle (src/build). */
+  readonly registryFile: string;
+  /** The secrets the worker may read, without the prefix (`deployedSecretNames` of the assistant). */
+  readonly secretNames: readonly string[];
+  /** Secrets are read as `<prefix><NAME>` (default `switchboard/`). */
+  readonly secretPrefix?: string;
+  /** Require `Authorization: Bearer <token>` on the REST routes, the token in a secret (default true). */
+  readonly authenticate?: boolean;
+  /** Days a quiet conversation is kept (default 30). */
+  readonly conversationTtlDays?: number;
+  /** Where alarms notify, if anywhere. */
+  readonly alarmAction?: IAlarmAction;
+}
+
+/**
+ * The code: the webhook, worker and delay functions, the HTTP API in front of the webhook, the
+ * queue subscriptions, least-privilege grants and alarms. Redeploying it never touches data.
+ */
+export class StatelessStack extends Stack {
+  readonly webhook: HandlerFunction;
+  readonly worker: HandlerFunction;
+  readonly delay: HandlerFunction;
+  readonly endpoint: HttpEndpoint;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    const prefix = props.secretPrefix ?? DEFAULT_SECRET_PREFIX;
+    const restTokenSecret =
+      props.authenticate === false ? undefined : `${prefix}${REST_TOKEN_NAME}`;
+    const logRetention = RetentionDays.ONE_MONTH;
+    const common = {
+      logRetention,
+      ...(props.alarmAction ? { alarmAction: props.alarmAction } : {}),
+    };
+    const environment = {
+      TABLE_NAME: props.table.tableName,
+      JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
+      DELAY_QUEUE_URL: props.delayQueue.queueUrl,
+      SECRET_PREFIX: prefix,
+      CONVERSATION_TTL_DAYS: String(props.conversationTtlDays ?? 30),
+    };
+
+    this.webhook = new HandlerFunction(this, 'Webhook', {
+      ...common,
+      entry: 'webhook.ts',
+      description: 'Switchboard HTTP contract: health, REST channel, tracker',
+      memorySize: 512,
+      // API Gateway ends an HTTP API integration at 30 s.
+      timeout: Duration.seconds(29),
+      environment: {
+        ...environment,
+        REPLY_WAIT_MS: '20000',
+        ...(restTokenSecret ? { REST_TOKEN_SECRET: restTokenSecret } : {}),
+      },
+    });
+    this.worker = new HandlerFunction(this, 'Worker', {
+      ...common,
+      entry: 'worker.ts',
+      description: 'Switchboard worker: runs one job per message of the FIFO queue',
+      memorySize: 1024,
+      timeout: Duration.seconds(60),
+      environment,
+      registryFile: props.registryFile,
+    });
+    this.delay = new HandlerFunction(this, 'Delay', {
+      ...common,
+      entry: 'delay.ts',
+      description: 'Switchboard delay: moves due jobs from the delay queue to the FIFO queue',
+      memorySize: 256,
+      timeout: Duration.seconds(30),
+      environment,
+    });
+
+    props.table.grant(this.webhook.role, 'dynamodb:GetItem', 'dynamodb:Query');
+    props.table.grant(
+      this.worker.role,
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    );
+    props.jobsQueue.grantSendMessages(this.webhook.role);
+    for (const fn of [this.worker, this.delay]) {
+      props.jobsQueue.grantSendMessages(fn.role);
+      props.delayQueue.grantSendMessages(fn.role);
+    }
+    if (props.secretNames.length > 0) {
+      this.worker.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          // Secrets Manager appends six random characters to a secret's name in its ARN.
+          resources: props.secretNames.map((name) =>
+            this.formatArn({
+              service: 'secretsmanager',
+              resource: 'secret',
+              resourceName: `${prefix}${name}-??????`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          ),
+        }),
+      );
+    }
+    if (restTokenSecret) {
+      Secret.fromSecretNameV2(this, 'RestToken', restTokenSecret).grantRead(this.webhook.role);
+    }
+
+    this.worker.function.addEventSource(
+      new SqsEventSource(props.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    this.delay.function.addEventSource(
+      new SqsEventSource(props.delayQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    new FailedJobsAlarm(this, 'FailedJobs', props.alarmAction);
+
+    this.endpoint = new HttpEndpoint(this, 'Http', {
+      handler: this.webhook.function,
+      logRetention,
+      throttle: { rateLimit: 50, burstLimit: 100 },
+    });
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.endpoint.url,
+      description: 'Base URL of the HTTP API (POST <url>webhooks/rest/webhook)',
+    });
+    if (restTokenSecret) {
+      new CfnOutput(this, 'RestTokenSecret', {
+        value: restTokenSecret,
+        description: 'Secret holding the bearer token of the REST routes',
+      });
+    }
+    for (const fn of [this.webhook, this.worker, this.delay]) {
+      acknowledgeTracingWildcard(fn.role);
+      acknowledgeRuntimePin(fn.function);
+    }
+    acknowledgeRouteAuthorization(this.endpoint.api, restTokenSecret !== undefined);
+  }
+}

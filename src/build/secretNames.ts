@@ -1,0 +1,28 @@
+import type { Assistant } from '../config/index.js';
+
+/** The secret with the OpenAI key, read when the model names no `api_key` and no `api_base`. */
+export const MODEL_KEY_SECRET = 'OPENAI_API_KEY';
+
+/**
+ * The secrets a deployment of this assistant reads, without the deployment's prefix: every
+ * `${VAR}` credential (models, MCP servers, agents) and the model key. Sorted, each once.
+ */
+export function deployedSecretNames(assistant: Assistant): string[] {
+  const names = new Set<string>([MODEL_KEY_SECRET]);
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      const only = entries.length === 1 ? entries[0] : undefined;
+      if (only?.[0] === 'secret' && typeof only[1] === 'string') names.add(only[1]);
+      else for (const [, child] of entries) visit(child);
+    }
+  };
+  // Credentials live only in these parts; slots and responses may hold look-alike data.
+  visit(assistant.commandGenerator.llm);
+  visit(assistant.modelGroups);
+  visit(assistant.mcpServers);
+  visit(Object.values(assistant.agents).map((agent) => agent.configuration));
+  return [...names].sort();
+}

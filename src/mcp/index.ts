@@ -1,0 +1,1 @@
+export { UNAVAILABLE_TOOLS } from './unavailableTools.js';

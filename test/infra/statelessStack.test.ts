@@ -1,0 +1,309 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App, type Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../infra/app.js';
+import type { StatelessStack } from '../../infra/statelessStack.js';
+import { BASE_PROJECT, writeProject } from '../helpers/project.js';
+
+const MAX_BUNDLE_BYTES = 5 * 1024 * 1024;
+const FUNCTIONS = { Webhook: 'webhook', Worker: 'worker', Delay: 'delay' } as const;
+
+interface Built {
+  readonly stack: StatelessStack;
+  readonly template: Template;
+  readonly outdir: string;
+}
+
+/** Builds and synthesizes the app (cdk-nag runs in synth and fails it on any finding). */
+async function build(context: Record<string, string> = {}): Promise<Built> {
+  const outdir = await mkdtemp(path.join(tmpdir(), 'switchboard-cdk-'));
+  const bundleDir = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+  const app = await buildApp(new App({ outdir, context }), { bundleDir });
+  const assembly = app.synth();
+  const stack = app.node.findChild('SwitchboardRuntime') as StatelessStack;
+  const template = Template.fromJSON(assembly.getStackByName('SwitchboardRuntime').template);
+  return { stack, template, outdir };
+}
+
+/** The logical id of a construct's CloudFormation resource. */
+const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string =>
+  stack.getLogicalId(construct.node.defaultChild as never);
+
+/** The bundled `index.mjs` of a function: its asset directory in the cloud assembly. */
+function bundleFile(built: Built, name: keyof typeof FUNCTIONS): string {
+  const id = logicalId(built.stack, built.stack[FUNCTIONS[name]].function);
+  const fn = built.template.toJSON().Resources[id];
+  const key = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
+  return path.join(built.outdir, `asset.${key}`, 'index.mjs');
+}
+
+/** Every IAM statement of a function's role. */
+function statementsOf(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown>[] {
+  const role = logicalId(built.stack, built.stack[FUNCTIONS[name]].role);
+  const policies = built.template.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: [{ Ref: role }] },
+  });
+  return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+
+const actionsOf = (statements: Record<string, unknown>[]): string[] =>
+  statements.flatMap((s) => [s.Action].flat() as string[]).sort();
+
+const secretArn = (name: string) => ({
+  'Fn::Join': [
+    '',
+    [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':secretsmanager:',
+      { Ref: 'AWS::Region' },
+      ':',
+      { Ref: 'AWS::AccountId' },
+      `:secret:${name}-??????`,
+    ],
+  ],
+});
+
+describe('StatelessStack', () => {
+  let built: Built;
+  let template: Template;
+
+  beforeAll(async () => {
+    built = await build();
+    template = built.template;
+  });
+
+  it('runs every handler on Node.js 22 on ARM, with active tracing and JSON logs', () => {
+    template.resourcePropertiesCountIs(
+      'AWS::Lambda::Function',
+      {
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }),
+      },
+      3,
+    );
+  });
+
+  it('gives the functions the table, the queues, the secret prefix and their settings', () => {
+    const common = {
+      TABLE_NAME: { 'Fn::ImportValue': Match.stringLikeRegexp('Conversations') },
+      JOBS_QUEUE_URL: { 'Fn::ImportValue': Match.stringLikeRegexp('QueuesJobs') },
+      DELAY_QUEUE_URL: { 'Fn::ImportValue': Match.stringLikeRegexp('QueuesDelayed') },
+      SECRET_PREFIX: 'switchboard/',
+      CONVERSATION_TTL_DAYS: '30',
+    };
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('HTTP contract'),
+      Timeout: 29,
+      Environment: {
+        Variables: Match.objectLike({
+          ...common,
+          REPLY_WAIT_MS: '20000',
+          REST_TOKEN_SECRET: 'switchboard/SWITCHBOARD_REST_TOKEN',
+        }),
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('worker'),
+      Timeout: 60,
+      MemorySize: 1024,
+      Environment: { Variables: Match.objectLike(common) },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('delay'),
+      Environment: { Variables: Match.objectLike(common) },
+    });
+  });
+
+  it('feeds the worker from the FIFO queue and the delay function from the delay queue, reporting failed items', () => {
+    const sources = [
+      ['Worker', 'QueuesJobs'],
+      ['Delay', 'QueuesDelayed'],
+    ] as const;
+    for (const [name, queue] of sources) {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: logicalId(built.stack, built.stack[FUNCTIONS[name]].function) },
+        EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp(queue) },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    }
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+  });
+
+  it('routes the HTTP contract to the webhook function, with throttling and JSON access logs', () => {
+    const routes = template.findResources('AWS::ApiGatewayV2::Route');
+    expect(
+      Object.values(routes)
+        .map((r) => r.Properties.RouteKey)
+        .sort(),
+    ).toEqual([
+      'GET /conversations/{sender}/tracker',
+      'GET /health',
+      'POST /webhooks/rest/webhook',
+    ]);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+      IntegrationUri: {
+        'Fn::GetAtt': [logicalId(built.stack, built.stack.webhook.function), 'Arn'],
+      },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: {
+        DestinationArn: {
+          'Fn::GetAtt': [logicalId(built.stack, built.stack.endpoint.accessLogs), 'Arn'],
+        },
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
+    });
+    template.hasOutput('ApiUrl', {});
+  });
+
+  it('grants the webhook only reads, the job queue and its token', () => {
+    const statements = statementsOf(built, 'Webhook');
+    expect(actionsOf(statements)).not.toContain('dynamodb:PutItem');
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:Query'],
+          Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
+        },
+        expect.objectContaining({
+          Action: expect.arrayContaining(['sqs:SendMessage']),
+          Resource: { 'Fn::ImportValue': expect.stringMatching(/QueuesJobs.*Arn/) },
+        }),
+        expect.objectContaining({
+          Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
+          Resource: secretArn('switchboard/SWITCHBOARD_REST_TOKEN'),
+        }),
+      ]),
+    );
+    expect(JSON.stringify(statements)).not.toMatch(/QueuesDelayed/);
+  });
+
+  it('grants the worker the table, both queues and exactly the secrets the project names', () => {
+    const statements = statementsOf(built, 'Worker');
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
+        },
+        {
+          Effect: 'Allow',
+          Action: 'secretsmanager:GetSecretValue',
+          Resource: [
+            'BOOKING_CLIENT_SECRET',
+            'CAR_CATALOG_API_KEY',
+            'DEALER_DIRECTORY_API_KEY',
+            'FINANCING_TOKEN',
+            'OPENAI_API_KEY',
+            'SHOPPING_AGENT_API_KEY',
+          ].map((name) => secretArn(`switchboard/${name}`)),
+        },
+      ]),
+    );
+    for (const queue of [/QueuesJobs.*Arn/, /QueuesDelayed.*Arn/]) {
+      expect(statements).toContainEqual(
+        expect.objectContaining({
+          Action: expect.arrayContaining(['sqs:SendMessage']),
+          Resource: { 'Fn::ImportValue': expect.stringMatching(queue) },
+        }),
+      );
+    }
+  });
+
+  it('gives no function a wildcard resource except for X-Ray', () => {
+    for (const name of Object.keys(FUNCTIONS) as (keyof typeof FUNCTIONS)[]) {
+      const wildcard = statementsOf(built, name).filter((s) => s.Resource === '*');
+      expect(actionsOf(wildcard)).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    }
+    template.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
+    template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+  });
+
+  it('keeps every log group for a month', () => {
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 4);
+    template.resourceCountIs('AWS::Logs::LogGroup', 4);
+  });
+
+  it("alarms on each function's errors and on failed jobs", () => {
+    template.resourcePropertiesCountIs(
+      'AWS::CloudWatch::Alarm',
+      { Namespace: 'AWS/Lambda', MetricName: 'Errors', Threshold: 1 },
+      3,
+    );
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'Switchboard',
+      MetricName: 'JobsFailed',
+    });
+  });
+
+  it('passes the AWS Solutions checks, each acknowledgement with a reason', () => {
+    const report = new AwsSolutionsChecks(built.stack).validateScope(built.stack);
+    expect(report.violations).toEqual([]);
+    const reasons = built.stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === 'aws:cdk:acknowledged-rules')
+      .flatMap((m) => Object.values(m.data as Record<string, string>));
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const reason of reasons) expect(reason.length).toBeGreaterThan(40);
+  });
+
+  it('bundles each handler into one small ESM file; only the worker carries the project', async () => {
+    for (const name of Object.keys(FUNCTIONS) as (keyof typeof FUNCTIONS)[]) {
+      const file = bundleFile(built, name);
+      const { size } = await stat(file);
+      console.log(`${name} bundle: ${size} bytes`);
+      expect(size).toBeLessThan(MAX_BUNDLE_BYTES);
+      const code = await readFile(file, 'utf8');
+      expect(code).toContain('createRequire');
+      // The example's call-time hook, reached only through the generated registry.
+      expect(code.includes('demo-dealership')).toBe(name === 'Worker');
+    }
+  });
+});
+
+describe('the CDK app context', () => {
+  let built: Built;
+
+  beforeAll(async () => {
+    const project = await writeProject({
+      ...BASE_PROJECT,
+      'custom/actions.ts':
+        "export function action_mark() {\n  return { slots: { name: 'context-marker' } };\n}\n",
+    });
+    built = await build({ project, secretPrefix: 'acme/', authenticate: 'false' });
+  });
+
+  it('bundles the project the context names and reads its secrets under the given prefix', async () => {
+    expect(await readFile(bundleFile(built, 'Worker'), 'utf8')).toContain('context-marker');
+    expect(statementsOf(built, 'Worker')).toContainEqual({
+      Effect: 'Allow',
+      Action: 'secretsmanager:GetSecretValue',
+      // One resource is written as a value, not a list.
+      Resource: secretArn('acme/OPENAI_API_KEY'),
+    });
+  });
+
+  it('opens the REST routes only when asked to', () => {
+    built.template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ REST_TOKEN_SECRET: Match.absent() }) },
+    });
+    expect(JSON.stringify(statementsOf(built, 'Webhook'))).not.toContain('secretsmanager');
+  });
+});

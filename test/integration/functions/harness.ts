@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2, Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { messageBody } from '../../../src/adapters/aws/sqsSend.js';
+import {
+  ensureQueues,
+  ensureTable,
+  type LocalQueues,
+  localAwsConfig,
+  startDynalite,
+  startFauxqs,
+} from '../../../src/adapters/local/emulators.js';
+import { Job } from '../../../src/runtime/index.js';
+
+/** The secret prefix the functions run with in these tests. */
+export const SECRET_PREFIX = 'test/';
+
+/** dynalite and fauxqs, and the environment the handler modules read when first imported. */
+export interface FunctionsHarness {
+  readonly tableName: string;
+  readonly queues: LocalQueues;
+  readonly sqs: SQSClient;
+  readonly documents: DynamoDBDocumentClient;
+  /** Every item of the table. */
+  scanTable(): Promise<Record<string, unknown>[]>;
+  /** The jobs waiting in a queue, with their message group. */
+  receiveJobs(queueUrl: string): Promise<{ job: Job; groupId?: string }[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulators, creates the table and queues, and sets the function environment with
+ * the SDK's own endpoint variables, so the handlers' module-scope clients reach the emulators.
+ * Import the handler modules after this.
+ */
+export async function startFunctionsHarness(
+  env: Readonly<Record<string, string>> = {},
+): Promise<FunctionsHarness> {
+  const [dynalite, fauxqs] = await Promise.all([startDynalite(), startFauxqs()]);
+  const dynamo = new DynamoDBClient(localAwsConfig(dynalite.endpoint));
+  const documents = DynamoDBDocumentClient.from(dynamo);
+  const sqs = new SQSClient(localAwsConfig(fauxqs.endpoint));
+  const prefix = `f${randomUUID().slice(0, 8)}`;
+  const tableName = `${prefix}-conversations`;
+  await ensureTable(dynamo, tableName);
+  const queues = await ensureQueues(sqs, { prefix, visibilityTimeoutSeconds: 30 });
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
+    AWS_ENDPOINT_URL_SQS: fauxqs.endpoint,
+    TABLE_NAME: tableName,
+    JOBS_QUEUE_URL: queues.jobsQueueUrl,
+    DELAY_QUEUE_URL: queues.delayQueueUrl,
+    SECRET_PREFIX,
+    CONVERSATION_TTL_DAYS: '1',
+    POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    POWERTOOLS_TRACE_ENABLED: 'false',
+    ...env,
+  });
+  return {
+    tableName,
+    queues,
+    sqs,
+    documents,
+    async scanTable() {
+      const { Items } = await documents.send(new ScanCommand({ TableName: tableName }));
+      return Items ?? [];
+    },
+    async receiveJobs(queueUrl) {
+      const { Messages } = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          MessageSystemAttributeNames: ['MessageGroupId'],
+        }),
+      );
+      return (Messages ?? []).map((message) => ({
+        job: Job.parse(JSON.parse(message.Body ?? '')),
+        ...(message.Attributes?.MessageGroupId
+          ? { groupId: message.Attributes.MessageGroupId }
+          : {}),
+      }));
+    },
+    async close() {
+      dynamo.destroy();
+      sqs.destroy();
+      await Promise.all([dynalite.close(), fauxqs.close()]);
+    },
+  };
+}
+
+/** A Lambda context with a minute left. */
+export function lambdaContext(functionName: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'test',
+    getRemainingTimeInMillis: () => 60_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** An SQS event as Lambda delivers it; FIFO records carry their conversation as message group. */
+export function sqsEvent(bodies: readonly (Job | string)[], options: { fifo: boolean }): SQSEvent {
+  return {
+    Records: bodies.map((body, i): SQSRecord => {
+      const job = typeof body === 'string' ? undefined : body;
+      return {
+        messageId: `msg-${i}-${randomUUID()}`,
+        receiptHandle: `handle-${i}`,
+        body: job ? messageBody(job) : String(body),
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: String(Date.now()),
+          SenderId: 'test',
+          ApproximateFirstReceiveTimestamp: String(Date.now()),
+          ...(options.fifo
+            ? {
+                MessageGroupId: job?.conversation_id ?? 'poison',
+                MessageDeduplicationId: job?.id ?? `poison-${i}`,
+                SequenceNumber: String(i + 1),
+              }
+            : {}),
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:us-east-1:123456789012:queue${options.fifo ? '.fifo' : ''}`,
+        awsRegion: 'us-east-1',
+      };
+    }),
+  };
+}
+
+/** An API Gateway HTTP API (payload 2.0) request. */
+export function httpEvent(
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string> } = {},
+): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: `${method} ${path}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json', ...options.headers },
+    isBase64Encoded: false,
+    ...(options.body === undefined ? {} : { body: options.body }),
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'api',
+      domainName: 'api.example.com',
+      domainPrefix: 'api',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+      requestId: randomUUID(),
+      routeKey: `${method} ${path}`,
+      stage: '$default',
+      time: new Date().toISOString(),
+      timeEpoch: Date.now(),
+    },
+  };
+}

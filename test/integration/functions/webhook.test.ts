@@ -1,0 +1,105 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FunctionsHarness,
+  httpEvent,
+  lambdaContext,
+  SECRET_PREFIX,
+  startFunctionsHarness,
+} from './harness.js';
+
+const TOKEN_SECRET = `${SECRET_PREFIX}SWITCHBOARD_REST_TOKEN`;
+const TOKEN = 'rest-token-for-tests';
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+type Handler = (
+  event: APIGatewayProxyEventV2,
+  context: ReturnType<typeof lambdaContext>,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+describe('webhook function', () => {
+  let harness: FunctionsHarness;
+  let handler: Handler;
+  const secrets = mockClient(SecretsManagerClient);
+  const call = (event: APIGatewayProxyEventV2) => handler(event, lambdaContext('webhook'));
+  const bodyOf = (result: APIGatewayProxyStructuredResultV2): unknown =>
+    JSON.parse(String(result.body));
+
+  beforeAll(async () => {
+    secrets
+      .on(GetSecretValueCommand, { SecretId: TOKEN_SECRET })
+      .resolves({ Name: TOKEN_SECRET, SecretString: TOKEN });
+    harness = await startFunctionsHarness({
+      REST_TOKEN_SECRET: TOKEN_SECRET,
+      REPLY_WAIT_MS: '200',
+    });
+    ({ handler } = await import('../../../functions/webhook.js'));
+  });
+
+  afterAll(async () => {
+    secrets.restore();
+    await harness?.close();
+  });
+
+  it('answers the health check with 200 and no token', async () => {
+    const result = await call(httpEvent('GET', '/health'));
+    expect(result.statusCode).toBe(200);
+    expect(result.headers).toEqual({ 'content-type': 'application/json' });
+    expect(bodyOf(result)).toEqual({ status: 'ok' });
+  });
+
+  it('refuses a malformed body with 400 and a reason, and writes nothing', async () => {
+    const result = await call(
+      httpEvent('POST', '/webhooks/rest/webhook', { body: '{"sender": "ada"', headers: auth }),
+    );
+    expect(result.statusCode).toBe(400);
+    expect(bodyOf(result)).toEqual({ error: expect.stringMatching(/JSON/) });
+    expect(await harness.scanTable()).toEqual([]);
+    expect(await harness.receiveJobs(harness.queues.jobsQueueUrl)).toEqual([]);
+  });
+
+  it('refuses a message without the bearer token the secret holds', async () => {
+    const body = JSON.stringify({ sender: 'ada', message: 'hello' });
+    const missing = await call(httpEvent('POST', '/webhooks/rest/webhook', { body }));
+    const wrong = await call(
+      httpEvent('POST', '/webhooks/rest/webhook', {
+        body,
+        headers: { authorization: 'Bearer nope' },
+      }),
+    );
+    expect([missing.statusCode, wrong.statusCode]).toEqual([401, 401]);
+    expect(await harness.receiveJobs(harness.queues.jobsQueueUrl)).toEqual([]);
+  });
+
+  it('queues a message as a job of its conversation and answers after the reply wait', async () => {
+    const result = await call(
+      httpEvent('POST', '/webhooks/rest/webhook', {
+        body: JSON.stringify({ sender: 'ada', message: 'I want a test drive' }),
+        headers: auth,
+      }),
+    );
+    expect(result.statusCode).toBe(200);
+    // No worker runs here: the turn does not settle within the wait.
+    expect(bodyOf(result)).toEqual([]);
+    const queued = await harness.receiveJobs(harness.queues.jobsQueueUrl);
+    expect(queued).toEqual([
+      {
+        groupId: 'ada',
+        job: expect.objectContaining({
+          type: 'user_message',
+          conversation_id: 'ada',
+          text: 'I want a test drive',
+          channel: 'rest',
+        }),
+      },
+    ]);
+  });
+
+  it('reads a tracker with the token', async () => {
+    const result = await call(httpEvent('GET', '/conversations/nobody/tracker', { headers: auth }));
+    expect(result.statusCode).toBe(200);
+    expect(bodyOf(result)).toMatchObject({ sender_id: 'nobody', events: [] });
+  });
+});

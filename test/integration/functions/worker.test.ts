@@ -1,0 +1,149 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
+import { generateAssistantBundle } from '../../../src/build/index.js';
+import type { Job } from '../../../src/runtime/index.js';
+import { writeProject } from '../../helpers/project.js';
+import { userMessage } from '../../helpers/runtime.js';
+import { ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
+import {
+  type FunctionsHarness,
+  lambdaContext,
+  SECRET_PREFIX,
+  sqsEvent,
+  startFunctionsHarness,
+} from './harness.js';
+
+// The worker imports its assistant through the esbuild alias; here it is this test's bundle.
+const bundle = vi.hoisted(() => ({ registryFile: '' }));
+vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
+
+const LLM_KEY = 'sk-scripted';
+
+/** A small project: a flow started by an intent or by the model, ending in a custom action. */
+function project(llmUrl: string): Record<string, string> {
+  return {
+    'config.yml':
+      'pipeline:\n  - name: CompactLLMCommandGenerator\n    llm:\n      model_group: main\n',
+    'endpoints.yml': `model_groups:
+  - id: main
+    models:
+      - provider: openai
+        model: scripted
+        api_base: ${llmUrl}
+        api_key: \${LLM_KEY}
+        max_retries: 0
+`,
+    'domain.yml': `intents:
+  - greet
+slots:
+  name:
+    type: text
+responses:
+  utter_ask_name:
+    - text: What is your name?
+`,
+    'data/flows.yml': `flows:
+  greet:
+    description: Greet the user by name.
+    nlu_trigger:
+      - intent: greet
+    steps:
+      - collect: name
+      - action: action_welcome
+`,
+    'custom/actions.ts': `export function action_welcome(context: { slots: Record<string, unknown> }) {
+  return { messages: [{ text: \`Welcome, \${String(context.slots.name)}!\` }] };
+}
+`,
+  };
+}
+
+type Handler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+describe('worker function', () => {
+  let harness: FunctionsHarness;
+  let llm: ScriptedOpenAi;
+  let handler: Handler;
+  let replies: DynamoReplyStore;
+  const secrets = mockClient(SecretsManagerClient);
+  const run = (jobs: readonly (Job | string)[]) => {
+    const event = sqsEvent(jobs, { fifo: true });
+    return { event, result: handler(event, lambdaContext('worker')) };
+  };
+  const repliesTo = async (job: Job) =>
+    (await replies.read(job.conversation_id, job.turn_id)).messages.map((m) => m.message.text);
+
+  beforeAll(async () => {
+    llm = await ScriptedOpenAi.start();
+    const dir = await writeProject(project(llm.url));
+    const out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
+    secrets
+      .on(GetSecretValueCommand, { SecretId: `${SECRET_PREFIX}LLM_KEY` })
+      .resolves({ Name: `${SECRET_PREFIX}LLM_KEY`, SecretString: LLM_KEY });
+    harness = await startFunctionsHarness();
+    replies = new DynamoReplyStore({
+      client: harness.documents,
+      tableName: harness.tableName,
+      ttlSeconds: 3600,
+      now: Date.now,
+    });
+    ({ handler } = await import('../../../functions/worker.js'));
+  });
+
+  afterAll(async () => {
+    secrets.restore();
+    await llm?.close();
+    await harness?.close();
+  });
+
+  it('runs a user message with the model, whose key comes from the secret store', async () => {
+    llm.reply('start flow greet');
+    const job = userMessage('ada', 'Hello there');
+    const { result } = run([job]);
+    expect(await result).toEqual({ batchItemFailures: [] });
+    expect(await repliesTo(job)).toEqual(['What is your name?']);
+    expect(llm.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${LLM_KEY}`]);
+    llm.verify();
+  });
+
+  it('runs the project custom action from the bundled registry', async () => {
+    const job = userMessage('ada', '/SetSlots(name=Ada)');
+    const { result } = run([job]);
+    expect(await result).toEqual({ batchItemFailures: [] });
+    expect(await repliesTo(job)).toContain('Welcome, Ada!');
+  });
+
+  it('reports a job whose processing throws, and holds back only its conversation', async () => {
+    // A head that no version of Switchboard wrote: loading the conversation fails.
+    await harness.documents.send(
+      new PutCommand({
+        TableName: harness.tableName,
+        Item: { pk: 'conv#broken', sk: 'head', version: 'not a number' },
+      }),
+    );
+    const first = userMessage('broken', '/greet');
+    const other = userMessage('cleo', '/greet');
+    const second = userMessage('broken', '/SetSlots(name=Bo)');
+    const { event, result } = run([first, other, second]);
+    const ids = event.Records.map((r) => r.messageId);
+    expect(await result).toEqual({
+      batchItemFailures: [{ itemIdentifier: ids[0] }, { itemIdentifier: ids[2] }],
+    });
+    expect(await repliesTo(other)).toEqual(['What is your name?']);
+  });
+
+  it('reports a message that is not a job as a failed item', async () => {
+    const { event, result } = run(['{"type": "mystery"}']);
+    expect(await result).toEqual({
+      batchItemFailures: [{ itemIdentifier: event.Records[0]?.messageId }],
+    });
+  });
+});
