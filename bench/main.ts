@@ -2,11 +2,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundlesBenchmark } from './bundles.bench.js';
 import { configBenchmark } from './config.bench.js';
 import { dialogueBenchmark } from './dialogue.bench.js';
 import { jobCostBenchmark, localThroughputBenchmark } from './runtime.bench.js';
 
 const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
+  bundles: bundlesBenchmark,
   config: configBenchmark,
   dialogue: dialogueBenchmark,
   jobs: jobCostBenchmark,
