@@ -10,7 +10,6 @@ export { Job } from './jobs.js';
 export { OutboundMessage, Outbox, SequencedEvent } from './outbox.js';
 export type {
   AgentRunRecord,
-  Clock,
   CommitRequest,
   ConversationHead,
   ConversationStore,

@@ -111,8 +111,5 @@ export interface SecretStore {
   get(name: string): Promise<string>;
 }
 
-export interface Clock {
-  now(): number;
-}
 
 export type { SequencedEvent };
