@@ -79,7 +79,7 @@ export async function sendToDelayQueue(
 // also refuses surrogates, that is every emoji.
 const UNSAFE_BODY_CHAR = /[\uD800-\uDFFF\uFFFE\uFFFF]/g;
 
-/** The job as JSON that any SQS accepts: characters it refuses become `\uXXXX` escapes. */
+/** The job as JSON that any SQS accepts: characters it refuses become `\u` escapes (JSON reads them back). */
 export function messageBody(job: Job): string {
   return JSON.stringify(job).replace(
     UNSAFE_BODY_CHAR,
