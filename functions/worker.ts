@@ -4,7 +4,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { ConcurrentUpdateError, processJobRetryingRaces } from '../src/runtime/index.js';
 import { describeError, lambdaHandler, logger, metrics } from './shared/observability.js';
 import { runtime } from './shared/runtime.js';
-import { jobOf } from './shared/sqsRecords.js';
+import { JobMessageError, jobOf } from './shared/sqsRecords.js';
 
 /** Time kept back from the Lambda deadline so that an aborted job still reports its failure. */
 const DEADLINE_MARGIN_MS = 5_000;
@@ -38,6 +38,12 @@ async function runRecord(record: SQSRecord, context?: Context): Promise<void> {
     logger.info('job done', { ...fields, outcome });
     metrics.addMetric('JobsDone', MetricUnit.Count, 1);
   } catch (error) {
+    if (error instanceof JobMessageError) {
+      // Retrying cannot help, and a FIFO group would wait behind it for every retry: drop it.
+      logger.error('dropped a message that is not a job', { ...fields, error: error.message });
+      metrics.addMetric('JobsDropped', MetricUnit.Count, 1);
+      return;
+    }
     if (error instanceof ConcurrentUpdateError) {
       logger.warn('job lost repeated races; SQS delivers it again', fields);
       metrics.addMetric('JobsRaced', MetricUnit.Count, 1);

@@ -21,7 +21,7 @@ export function acknowledgeRouteAuthorization(api: IConstruct, authenticated: bo
     id: 'AwsSolutions-APIG4',
     reason: authenticated
       ? 'GET /health is public for load balancers and uptime checks; the REST channel and the tracker require the bearer token kept in Secrets Manager, compared in the webhook function in constant time (the Rasa REST channel contract, which API Gateway authorizers cannot express without a second function).'
-      : 'The operator deployed with the context authenticate=false: the REST channel is deliberately public (e.g. behind their own gateway or for a demo).',
+      : 'The operator deployed with the context authenticate=false, documented as only for deployments behind their own authenticating gateway: the REST channel and the tracker (which shows any conversation to whoever knows its sender id) are then public at the API.',
   });
 }
 

@@ -105,7 +105,6 @@ export class StatelessStack extends Stack {
     props.table.grant(
       this.worker.role,
       'dynamodb:GetItem',
-      'dynamodb:Query',
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
     );
@@ -135,7 +134,8 @@ export class StatelessStack extends Stack {
     }
 
     this.worker.function.addEventSource(
-      new SqsEventSource(props.jobsQueue, { batchSize: 10, reportBatchItemFailures: true }),
+      // One job per invocation: each job gets the whole timeout, and none waits behind another.
+      new SqsEventSource(props.jobsQueue, { batchSize: 1, reportBatchItemFailures: true }),
     );
     this.delay.function.addEventSource(
       new SqsEventSource(props.delayQueue, { batchSize: 10, reportBatchItemFailures: true }),

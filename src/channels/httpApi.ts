@@ -53,7 +53,7 @@ export async function handleHttp(request: HttpRequest, deps: HttpApiDeps): Promi
       authorize(request, deps);
       return {
         status: 200,
-        body: await readTracker(deps.store, decodeURIComponent(tracker[1] ?? '')),
+        body: await readTracker(deps.store, senderOf(tracker[1] ?? '')),
       };
     }
     return { status: 404, body: { error: `no route for ${request.method} ${path}` } };
@@ -93,6 +93,14 @@ function authorize(request: HttpRequest, deps: HttpApiDeps): void {
 function header(request: HttpRequest, name: string): string | undefined {
   const key = Object.keys(request.headers).find((k) => k.toLowerCase() === name);
   return key === undefined ? undefined : request.headers[key];
+}
+
+function senderOf(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new RestRequestError(400, 'the sender id in the path is not valid percent-encoding');
+  }
 }
 
 function notAllowed(allowed: string): HttpResponse {

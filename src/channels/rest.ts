@@ -1,10 +1,16 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { BotMessage } from '../dialogue/index.js';
 import type { Job } from '../runtime/jobs.js';
 import type { OutboundMessage } from '../runtime/outbox.js';
 
 /** Limits of the REST channel: larger requests are refused before anything is written. */
-export const REST_LIMITS = { bodyBytes: 64 * 1024, messageChars: 4000, senderChars: 256 } as const;
+export const REST_LIMITS = {
+  bodyBytes: 64 * 1024,
+  messageChars: 4000,
+  senderChars: 128,
+  metadataBytes: 8 * 1024,
+} as const;
 
 /** The body of `POST /webhooks/rest/webhook`, as Rasa's REST channel takes it. */
 export const RestWebhookBody = z.strictObject({
@@ -19,7 +25,12 @@ export const RestWebhookBody = z.strictObject({
   message: z.string().max(REST_LIMITS.messageChars, {
     error: `message must be at most ${REST_LIMITS.messageChars} characters`,
   }),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= REST_LIMITS.metadataBytes, {
+      error: `metadata must be at most ${REST_LIMITS.metadataBytes} bytes as JSON`,
+    })
+    .optional(),
 });
 export type RestWebhookBody = z.infer<typeof RestWebhookBody>;
 
@@ -67,12 +78,15 @@ export function parseRestWebhook(
   return parsed.data;
 }
 
-/** The job a webhook message becomes. The message id, when the caller sends one, makes retries safe. */
+/**
+ * The job a webhook message becomes. The message id, when the caller sends one, makes retries
+ * safe: the same sender and id always give the same job id (a hash, so it stays short).
+ */
 export function restMessageJob(body: RestWebhookBody, newId: () => string): Job {
   const given = body.metadata?.message_id;
   const id =
-    typeof given === 'string' && given.length > 0 && given.length <= 100
-      ? `rest:${body.sender}:${given}`
+    typeof given === 'string' && given.length > 0
+      ? `rest-${createHash('sha256').update(`${body.sender}\n${given}`).digest('hex').slice(0, 40)}`
       : newId();
   return {
     type: 'user_message',

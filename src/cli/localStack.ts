@@ -9,6 +9,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoConversationStore } from '../adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../adapters/aws/dynamoReplyStore.js';
+import { scanConversationIds } from '../adapters/aws/scanConversations.js';
 import { DelayedJobForwarder, SqsJobQueue } from '../adapters/aws/sqsJobQueue.js';
 import { SqsJobReceiver } from '../adapters/aws/sqsJobReceiver.js';
 import { SqsJobSource } from '../adapters/aws/sqsJobSource.js';
@@ -35,12 +36,15 @@ import {
   runWorkerLoop,
   type WorkerLogger,
 } from '../runtime/index.js';
+import { recoverPendingWork } from './recover.js';
 
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
 const TTL_SECONDS = 30 * 24 * 3600;
 /** Worker loops on the job queue. */
 const WORKER_LOOPS = 4;
+/** How long jobs in progress may go on after a stop request. */
+const STOP_GRACE_MS = 10_000;
 
 export interface LocalStackOptions {
   readonly assistant: Assistant;
@@ -131,7 +135,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     };
 
+    if (options.dataDir) {
+      const resumed = await recoverPendingWork(
+        deps,
+        await scanConversationIds(documents, LOCAL_TABLE),
+      );
+      if (resumed > 0) options.announce(`resumed ${resumed} agent run(s) left by the previous run`);
+    }
+
     const stopping = new AbortController();
+    // Jobs in progress get a little time to finish when the stack stops, then are aborted.
+    const jobsDeadline = new AbortController();
     const receiver = new SqsJobReceiver(sqs);
     // Several loops, as several Lambda workers would: the FIFO queue keeps each conversation serial.
     const jobs = Promise.all(
@@ -142,6 +156,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           isRetryable: (error) => error instanceof ConcurrentUpdateError,
           logger: log,
           signal: stopping.signal,
+          jobSignal: jobsDeadline.signal,
         }),
       ),
     );
@@ -171,12 +186,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       url,
       deps,
       stop: async () => {
-        stopping.abort();
+        // No new requests first, so no job is queued after the loops stop taking them.
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        stopping.abort();
+        const deadline = setTimeout(
+          () => jobsDeadline.abort(new Error('the stack is stopping')),
+          STOP_GRACE_MS,
+        );
         await Promise.allSettled([jobs, delayed]);
+        clearTimeout(deadline);
         sqs.destroy();
         dynamoClient.destroy();
         await closeAll(emulators);

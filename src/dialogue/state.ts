@@ -8,6 +8,13 @@ export const STATE_VERSION = 1;
 export const HISTORY_LIMIT = 40;
 /** Events kept for sub agents' context. */
 export const RECENT_EVENTS_LIMIT = 50;
+/** Bot events kept for "repeat message". */
+export const LAST_BOT_EVENTS_LIMIT = 10;
+/**
+ * Characters of a message kept in the windows above (the event log keeps it whole). Together
+ * with the limits this keeps the state far below the 400 KB of one DynamoDB item.
+ */
+export const WINDOW_TEXT_LIMIT = 1000;
 
 export const HistoryEntry = z.object({ role: z.enum(['user', 'bot']), text: z.string() });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
@@ -71,21 +78,24 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
   const next: ConversationState = {
     ...state,
     event_count: state.event_count + 1,
-    recent_events: bounded([...state.recent_events, event], RECENT_EVENTS_LIMIT),
+    recent_events: bounded([...state.recent_events, compact(event)], RECENT_EVENTS_LIMIT),
   };
   switch (event.event) {
     case 'user':
-      next.history = bounded([...state.history, { role: 'user', text: event.text }], HISTORY_LIMIT);
+      next.history = bounded(
+        [...state.history, { role: 'user', text: clip(event.text) }],
+        HISTORY_LIMIT,
+      );
       next.last_bot_events = [];
       return next;
     case 'bot':
       if (event.text !== undefined) {
         next.history = bounded(
-          [...state.history, { role: 'bot', text: event.text }],
+          [...state.history, { role: 'bot', text: clip(event.text) }],
           HISTORY_LIMIT,
         );
       }
-      next.last_bot_events = [...state.last_bot_events, event];
+      next.last_bot_events = bounded([...state.last_bot_events, event], LAST_BOT_EVENTS_LIMIT);
       return next;
     case 'slot':
       next.slots = { ...state.slots, [event.name]: event.value };
@@ -126,6 +136,30 @@ function maxFrameSeq(stack: readonly Frame[]): number {
     if (Number.isFinite(n) && n > max) max = n;
   }
   return max;
+}
+
+/**
+ * An event as the recent window keeps it: texts clipped, and a user message's metadata (which a
+ * channel may fill with anything) left to the log.
+ */
+function compact(event: DialogueEvent): DialogueEvent {
+  switch (event.event) {
+    case 'user': {
+      const { metadata: _metadata, ...rest } = event;
+      return { ...rest, text: clip(event.text) };
+    }
+    case 'bot':
+      return event.text === undefined ? event : { ...event, text: clip(event.text) };
+    case 'stack':
+      // The state holds the current stack; the window only needs to know the stack changed.
+      return { ...event, stack: [] };
+    default:
+      return event;
+  }
+}
+
+function clip(text: string): string {
+  return text.length > WINDOW_TEXT_LIMIT ? `${text.slice(0, WINDOW_TEXT_LIMIT)}…` : text;
 }
 
 function bounded<T>(list: T[], limit: number): T[] {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AgentOutput } from '../agents/index.js';
 import type { AgentInvocation, AgentPending, AgentPort } from '../dialogue/index.js';
 import type { AgentRunners } from './agentRunner.js';
@@ -10,7 +11,7 @@ export interface RunData {
   /** Consecutive failed steps, for retries with backoff. */
   readonly failures: number;
   readonly frameId: string;
-  /** Steps run so far: numbers the step jobs. */
+  /** Steps run so far; the step job numbered `steps` is the only one that may run next. */
   readonly steps: number;
   /** The channel of the conversation, for the run's messages. */
   readonly channel: string;
@@ -39,7 +40,8 @@ export class DurableAgentPort implements AgentPort {
         errorMessage: `no runner for ${invocation.agent.protocol} agents in this build (agent ${invocation.agent.name})`,
       };
     }
-    const runId = `${this.job.id}~${this.records.length}`;
+    // Derived from the job, so a job run again starts the same run; hashed, so ids stay short.
+    const runId = `run-${createHash('sha256').update(`${this.job.id}~${this.records.length}`).digest('hex').slice(0, 24)}`;
     const data: RunData = {
       runner: runner.start(invocation),
       failures: 0,

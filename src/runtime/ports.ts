@@ -111,5 +111,4 @@ export interface SecretStore {
   get(name: string): Promise<string>;
 }
 
-
 export type { SequencedEvent };

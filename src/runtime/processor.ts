@@ -1,10 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { AgentOutput } from '../agents/index.js';
-import {
-  type ConversationState,
-  type DialogueEngine,
-  type DialoguePorts,
-  isWaitingForAgent,
-  type TurnResult,
+import type {
+  ConversationState,
+  DialogueEngine,
+  DialoguePorts,
+  TurnResult,
 } from '../dialogue/index.js';
 import type { AgentRunners } from './agentRunner.js';
 import { DurableAgentPort, type RunData, stepJob } from './durableAgents.js';
@@ -52,16 +52,19 @@ export async function processJob(
   if (head?.recentJobs.includes(job.id)) return 'duplicate';
 
   const state = head?.state ?? deps.engine.start(job.conversation_id);
-  const channel = job.type === 'user_message' ? job.channel : undefined;
-  const run = await runJob(job, state, head, deps, signal, channel);
+  const run = await runJob(job, state, head, deps, signal);
   if (!run) return 'stale';
   const { agents } = run;
 
   const version = (head?.version ?? 0) + 1;
   const nextSeq = head?.nextSeq ?? 0;
-  const runs = { ...head?.runs };
-  for (const record of [...agents.records, ...run.records]) runs[record.runId] = record.jobId;
-  for (const finished of run.finishedRuns) delete runs[finished];
+  // Each attempt writes its own record, so a losing concurrent attempt cannot overwrite the winner's.
+  const attempt = randomUUID().slice(0, 8);
+  const records = [...agents.records, ...run.records].map((r) => ({
+    ...r,
+    jobId: `${r.jobId}.${attempt}`,
+  }));
+  const runs = activeRuns(run.result.state, { ...head?.runs }, records);
   const outbox: Outbox = {
     job_id: job.id,
     turn_id: job.turn_id,
@@ -73,7 +76,8 @@ export async function processJob(
       recipient_id: job.conversation_id,
       message,
     })),
-    settled: !isWaitingForAgent(run.result.state.stack),
+    // The turn is over once this job queued no more work for it.
+    settled: agents.jobs.length === 0 && run.jobs.length === 0,
     jobs: [...agents.jobs, ...run.jobs],
   };
   const newHead: ConversationHead = {
@@ -88,7 +92,7 @@ export async function processJob(
     conversationId: job.conversation_id,
     expectedVersion: head?.version ?? 0,
     head: newHead,
-    runs: [...agents.records, ...run.records],
+    runs: records,
   });
   await deliverOutbox(job.conversation_id, outbox, deps);
   return 'done';
@@ -121,7 +125,6 @@ interface JobRun {
   readonly result: TurnResult;
   readonly records: AgentRunRecord[];
   readonly jobs: Job[];
-  readonly finishedRuns: string[];
 }
 
 async function runJob(
@@ -130,7 +133,6 @@ async function runJob(
   head: ConversationHead | undefined,
   deps: RuntimeDeps,
   signal: AbortSignal,
-  channel: string | undefined,
 ): Promise<JobRun | undefined> {
   switch (job.type) {
     case 'user_message': {
@@ -141,43 +143,90 @@ async function runJob(
         { ...deps.ports, agents },
         { channel: job.channel, signal },
       );
-      return { channel: job.channel, agents, result, records: [], jobs: [], finishedRuns: [] };
+      return { channel: job.channel, agents, result, records: [], jobs: [] };
     }
     case 'agent_step':
     case 'agent_update':
-      return runAgentStep(job, state, head, deps, signal, channel);
+      return runAgentStep(job, state, head, deps, signal);
     default:
       return assertNever(job);
   }
 }
 
-/** One step of an agent's run, then the engine applies what it reported. */
+/**
+ * One step of an agent's run, then the engine applies what it reported. A step for a run the
+ * conversation no longer waits for, or out of sequence (a late duplicate), does not run at all;
+ * a run that cannot go on (its record or runner is gone) ends with a fatal error.
+ */
 async function runAgentStep(
   job: Extract<Job, { type: 'agent_step' | 'agent_update' }>,
   state: ConversationState,
   head: ConversationHead | undefined,
   deps: RuntimeDeps,
   signal: AbortSignal,
-  _channel: string | undefined,
 ): Promise<JobRun | undefined> {
+  const frame = state.stack.find((f) => f.type === 'agent' && f.run_id === job.run_id);
+  if (frame?.type !== 'agent' || frame.status !== 'working') return undefined;
   const pointer = head?.runs[job.run_id];
   const record = pointer
     ? await deps.store.loadRun(job.conversation_id, job.run_id, pointer)
     : undefined;
-  const agent = record && deps.engine.model.assistant.agents[record.agentId];
+  const data = record?.data as RunData | undefined;
+  if (data && job.type === 'agent_step' && job.step !== data.steps) return undefined;
+  const agent = deps.engine.model.assistant.agents[frame.agent_id];
   const runner = agent && deps.runners.runnerFor(agent);
-  if (!record || !runner) return undefined;
-  const data = record.data as RunData;
-  const agents = new DurableAgentPort(deps.runners, job, data.channel);
+  const channel = data?.channel ?? 'rest';
+  const agents = new DurableAgentPort(deps.runners, job, channel);
   const ports: DialoguePorts = { ...deps.ports, agents };
-  const base = { channel: data.channel, agents };
+  const apply = (update: { messages?: TurnResult['messages']; output?: AgentOutput }) =>
+    deps.engine.handleAgentUpdate(
+      state,
+      { frameId: frame.frame_id, runId: job.run_id, ...update },
+      ports,
+      { signal },
+    );
 
-  let next: {
-    data: RunData;
-    output?: AgentOutput;
-    messages: TurnResult['messages'];
-    delayMs?: number;
+  if (!data || !runner) {
+    const reason = !data ? 'its stored state is gone' : `no runner for agent ${frame.agent_id}`;
+    const output: AgentOutput = {
+      id: job.run_id,
+      status: 'fatal_error',
+      errorMessage: `the agent's run cannot go on: ${reason}`,
+    };
+    return { channel, agents, result: await apply({ output }), records: [], jobs: [] };
+  }
+
+  const next = await stepOnce(runner, data, job, signal);
+  const result = await apply({
+    messages: next.messages,
+    ...(next.output ? { output: next.output } : {}),
+  });
+  if (next.output) return { channel, agents, result, records: [], jobs: [] };
+  const notBefore = next.delayMs !== undefined ? deps.ports.now() + next.delayMs : undefined;
+  return {
+    channel,
+    agents,
+    result,
+    records: [{ runId: job.run_id, jobId: job.id, agentId: frame.agent_id, data: next.data }],
+    // A pushed update also moves the run on: the step queued before it becomes stale.
+    jobs: [stepJob(job, job.run_id, data.frameId, next.data.steps, notBefore)],
   };
+}
+
+interface StepOutcome {
+  readonly data: RunData;
+  readonly messages: TurnResult['messages'];
+  readonly output?: AgentOutput;
+  readonly delayMs?: number;
+}
+
+/** Runs one step; a failing step is retried after 1, 2 and 4 s, then the run fails. */
+async function stepOnce(
+  runner: NonNullable<ReturnType<AgentRunners['runnerFor']>>,
+  data: RunData,
+  job: Extract<Job, { type: 'agent_step' | 'agent_update' }>,
+  signal: AbortSignal,
+): Promise<StepOutcome> {
   try {
     const step = await runner.step(data.runner, {
       conversationId: job.conversation_id,
@@ -185,7 +234,7 @@ async function runAgentStep(
       signal,
       ...(job.type === 'agent_update' ? { update: job.update } : {}),
     });
-    next = {
+    return {
       data: { ...data, runner: step.data, failures: 0, steps: data.steps + 1 },
       messages: step.messages ?? [],
       ...(step.next.type === 'done' ? { output: step.next.output } : {}),
@@ -194,45 +243,19 @@ async function runAgentStep(
   } catch (error) {
     if (signal.aborted) throw error;
     const failures = data.failures + 1;
-    next =
-      failures > STEP_RETRIES
-        ? {
-            data: { ...data, failures, steps: data.steps + 1 },
-            messages: [],
-            output: {
-              id: job.run_id,
-              status: 'fatal_error',
-              errorMessage: error instanceof Error ? error.message : String(error),
-            },
-          }
-        : {
-            data: { ...data, failures, steps: data.steps + 1 },
-            messages: [],
-            delayMs: 1000 * 2 ** (failures - 1),
-          };
+    const failed = { ...data, failures, steps: data.steps + 1 };
+    if (failures <= STEP_RETRIES)
+      return { data: failed, messages: [], delayMs: 1000 * 2 ** (failures - 1) };
+    return {
+      data: failed,
+      messages: [],
+      output: {
+        id: job.run_id,
+        status: 'fatal_error',
+        errorMessage: error instanceof Error ? error.message : String(error),
+      },
+    };
   }
-
-  const result = await deps.engine.handleAgentUpdate(
-    state,
-    {
-      frameId: data.frameId,
-      runId: job.run_id,
-      messages: next.messages,
-      ...(next.output ? { output: next.output } : {}),
-    },
-    ports,
-    { signal },
-  );
-  if (result.stale || next.output)
-    return { ...base, result, records: [], jobs: [], finishedRuns: [job.run_id] };
-  const notBefore = next.delayMs !== undefined ? deps.ports.now() + next.delayMs : undefined;
-  return {
-    ...base,
-    result,
-    records: [{ runId: job.run_id, jobId: job.id, agentId: record.agentId, data: next.data }],
-    jobs: [stepJob(job, job.run_id, data.frameId, next.data.steps, notBefore)],
-    finishedRuns: [],
-  };
 }
 
 /**
@@ -256,6 +279,22 @@ export async function deliverOutbox(
   });
   if (outbox.jobs.length > 0) await deps.queue.enqueue(outbox.jobs);
   await deps.store.clearOutbox(conversationId, outbox.version);
+}
+
+/** Run pointers of the runs the conversation still waits for; cancelled or finished ones go. */
+function activeRuns(
+  state: ConversationState,
+  previous: Record<string, string>,
+  written: readonly AgentRunRecord[],
+): Record<string, string> {
+  const pointers = { ...previous };
+  for (const record of written) pointers[record.runId] = record.jobId;
+  const working = new Set(
+    state.stack.flatMap((f) =>
+      f.type === 'agent' && f.status === 'working' && f.run_id ? [f.run_id] : [],
+    ),
+  );
+  return Object.fromEntries(Object.entries(pointers).filter(([runId]) => working.has(runId)));
 }
 
 function assertNever(value: never): never {

@@ -54,27 +54,55 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
       await pause(1000, signal);
       continue;
     }
-    await Promise.all(received.map((item) => runOne(item, options)));
+    await Promise.all(byConversation(received).map((jobs) => runInOrder(jobs, options)));
   }
 }
 
-async function runOne(item: ReceivedJob, options: WorkerLoopOptions): Promise<void> {
+/**
+ * Jobs grouped by conversation, in the order received: a queue may hand out several jobs of one
+ * conversation at once, and they must still run one after another.
+ */
+function byConversation(received: readonly ReceivedJob[]): ReceivedJob[][] {
+  const groups = new Map<string, ReceivedJob[]>();
+  for (const item of received) {
+    const group = groups.get(item.job.conversation_id);
+    if (group) group.push(item);
+    else groups.set(item.job.conversation_id, [item]);
+  }
+  return [...groups.values()];
+}
+
+async function runInOrder(jobs: readonly ReceivedJob[], options: WorkerLoopOptions): Promise<void> {
+  for (const [i, item] of jobs.entries()) {
+    if (!(await runOne(item, options))) {
+      // A failed job holds back the later jobs of its conversation, as a FIFO group does.
+      for (const later of jobs.slice(i + 1))
+        await options.source.retry(later.handle).catch(() => undefined);
+      return;
+    }
+  }
+}
+
+/** True when the job is done. */
+async function runOne(item: ReceivedJob, options: WorkerLoopOptions): Promise<boolean> {
   const { job } = item;
   const fields = { jobId: job.id, jobType: job.type, conversationId: job.conversation_id };
   try {
     await options.process(job, options.jobSignal ?? NEVER);
     await options.source.complete(item.handle);
+    return true;
   } catch (error) {
     if (options.isRetryable(error)) {
       options.logger.info('job lost a race and runs again', fields);
       await options.source.retry(item.handle).catch(() => undefined);
-      return;
+      return false;
     }
     options.logger.error('job failed; the queue will deliver it again', {
       ...fields,
       receiveCount: item.receiveCount,
       error: describe(error),
     });
+    return false;
   }
 }
 

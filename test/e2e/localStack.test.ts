@@ -60,6 +60,28 @@ describe('switchboard run', () => {
     ).toEqual(['request_callback', 'pattern_completed']);
   });
 
+  it('answers a retried message with the same replies and processes it once', async () => {
+    const post = async () => {
+      const response = await fetch(`${app.url}/webhooks/rest/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          sender: 'e2e-retry',
+          message: 'Hi, can someone call me back?',
+          metadata: { message_id: 'client-msg-1' },
+        }),
+      });
+      return (await response.json()) as { text: string }[];
+    };
+    const first = await post();
+    const second = await post();
+    expect(second).toEqual(first);
+    const tracker = (await (await fetch(`${app.url}/conversations/e2e-retry/tracker`)).json()) as {
+      events: { event: string }[];
+    };
+    expect(tracker.events.filter((e) => e.event === 'user')).toHaveLength(1);
+  });
+
   it('refuses a malformed body with a reason', async () => {
     const response = await fetch(`${app.url}/webhooks/rest/webhook`, {
       method: 'POST',

@@ -1,7 +1,13 @@
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTracker } from '../../../src/channels/tracker.js';
 import type { Assistant } from '../../../src/config/index.js';
-import type { AgentRunner, Job, StepResult } from '../../../src/runtime/index.js';
+import {
+  type AgentRunner,
+  type Job,
+  processJob,
+  type StepResult,
+} from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
 import { testRuntime, userMessage } from '../../helpers/runtime.js';
@@ -63,6 +69,31 @@ function countingRunner(
   return runner;
 }
 
+const never = new AbortController().signal;
+
+/** The step job the last commit queued for a conversation (read back from its queue). */
+async function pendingStep(
+  rt: Awaited<ReturnType<typeof testRuntime>>,
+  conversation: string,
+): Promise<Job> {
+  const received = await emulators.sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: rt.jobsQueueUrl,
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: 1,
+    }),
+  );
+  const jobs = (received.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}') as Job);
+  for (const m of received.Messages ?? []) {
+    await emulators.sqs.send(
+      new DeleteMessageCommand({ QueueUrl: rt.jobsQueueUrl, ReceiptHandle: m.ReceiptHandle }),
+    );
+  }
+  const job = jobs.find((j) => j.conversation_id === conversation && j.type === 'agent_step');
+  if (!job) throw new Error(`no step queued for ${conversation}`);
+  return job;
+}
+
 let emulators: Emulators;
 let assistant: Assistant;
 
@@ -99,13 +130,11 @@ describe('durable agent runs', () => {
     expect(kinds).toContain('agent_completed');
   }, 30_000);
 
-  it('answer a message that arrives while the agent works with the processing pattern', async () => {
+  it('answer a message that arrives while the agent works with the processing pattern, at once', async () => {
     const runner = countingRunner(2);
     const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research', 'start flow research');
     const first = userMessage('busy', 'research');
-    const { processJob } = await import('../../../src/runtime/index.js');
-    const never = new AbortController().signal;
     await processJob(first, rt.deps, never);
     const second = userMessage('busy', 'are you done?');
     await processJob(second, rt.deps, never);
@@ -129,29 +158,53 @@ describe('durable agent runs', () => {
     ).toEqual(['Sorry, something went wrong on my side. Please try again in a moment.']);
   }, 30_000);
 
-  it('drop the steps of a run whose flow was cancelled', async () => {
+  it('never run a step of a run whose flow was cancelled', async () => {
     const runner = countingRunner(5);
     const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research', 'cancel flow');
-    const { processJob } = await import('../../../src/runtime/index.js');
-    const never = new AbortController().signal;
     await processJob(userMessage('cancelled', 'research'), rt.deps, never);
+    const started = await rt.store.load('cancelled');
+    const runId = Object.keys(started?.runs ?? {})[0] as string;
+    const firstStep = started?.outbox?.jobs[0] ?? (await pendingStep(rt, 'cancelled'));
     await processJob(userMessage('cancelled', 'stop it'), rt.deps, never);
-    const head = await rt.store.load('cancelled');
-    const runId = Object.keys(head?.runs ?? {})[0] as string;
-    const frameId = 'f2';
-    const step: Job = {
-      type: 'agent_step',
-      id: `${runId}#0`,
-      conversation_id: 'cancelled',
-      turn_id: 'x',
-      run_id: runId,
-      frame_id: frameId,
-      step: 0,
-    };
-    expect(await processJob(step, rt.deps, never)).toBe('done');
-    expect(runner.calls).toBe(1);
     expect((await rt.store.load('cancelled'))?.runs).toEqual({});
-    expect((await rt.store.load('cancelled'))?.state.stack).toEqual([]);
+    expect(await processJob(firstStep as Job, rt.deps, never)).toBe('stale');
+    expect(runner.calls).toBe(0);
+    expect(runId).toMatch(/^run-/);
+  });
+
+  it('ignore a late duplicate of an earlier step', async () => {
+    const runner = countingRunner(4);
+    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    rt.llm.reply('start flow research');
+    await processJob(userMessage('late', 'research'), rt.deps, never);
+    const step0 = await pendingStep(rt, 'late');
+    expect(await processJob(step0, rt.deps, never)).toBe('done');
+    const step1 = await pendingStep(rt, 'late');
+    expect(await processJob(step1, rt.deps, never)).toBe('done');
+    // Step 0 comes again (a standard queue delivers at least once): it must not run.
+    const again = { ...step0, id: `${step0.id}` };
+    const before = await rt.store.load('late');
+    expect(await processJob({ ...again }, rt.deps, never)).toBe('duplicate');
+    expect(await processJob({ ...step1, id: 'other-id-for-step-1' }, rt.deps, never)).toBe('stale');
+    expect(runner.calls).toBe(2);
+    expect((await rt.store.load('late'))?.version).toBe(before?.version);
+  });
+
+  it('end a run whose stored state is gone with the internal-error pattern', async () => {
+    const runner = countingRunner(3);
+    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    rt.llm.reply('start flow research');
+    const job = userMessage('lost', 'research');
+    await processJob(job, rt.deps, never);
+    const step0 = await pendingStep(rt, 'lost');
+    // The run's record has expired (or was never written): the store no longer has it.
+    const store = Object.assign(Object.create(rt.deps.store), { loadRun: async () => undefined });
+    const gone = { ...rt.deps, store };
+    expect(await processJob(step0, gone, never)).toBe('done');
+    expect(
+      (await rt.replies.read('lost', job.turn_id)).messages.map((m) => m.message.text),
+    ).toEqual(['Sorry, something went wrong on my side. Please try again in a moment.']);
+    expect((await rt.store.load('lost'))?.state.stack).toEqual([]);
   });
 });

@@ -227,11 +227,31 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
         'the body must be JSON (Content-Type: application/json)',
       ],
       ['', 'application/json', 400, 'the body is empty'],
+      [
+        JSON.stringify({ sender: 'a', message: 'hi', metadata: { blob: 'z'.repeat(9000) } }),
+        'application/json',
+        400,
+        'metadata: metadata must be at most 8192 bytes as JSON',
+      ],
+      [
+        JSON.stringify({ sender: 's'.repeat(129), message: 'hi' }),
+        'application/json',
+        400,
+        'sender: sender must be at most 128 characters',
+      ],
     ];
     for (const [body, type, status, error] of cases) {
       const response = await post(body, type);
       expect({ status: response.status, body: response.body }).toEqual({ status, body: { error } });
     }
+    const badPath = await handleHttp(
+      { method: 'GET', path: '/conversations/%E0%A4%A/tracker', headers: {} },
+      api,
+    );
+    expect(badPath).toEqual({
+      status: 400,
+      body: { error: 'the sender id in the path is not valid percent-encoding' },
+    });
     expect(await rt.scanTable()).toBe(before);
     const receive = await emulators.sqs.send(
       new (await import('@aws-sdk/client-sqs')).ReceiveMessageCommand({

@@ -33,6 +33,26 @@ describe('conversation state', () => {
     expect(() => parseState(state)).toThrow(/version 99 is not supported/);
   });
 
+  it('keeps only clipped texts and no channel metadata in its windows', async () => {
+    const c = await newConversation(BASE_PROJECT);
+    c.ports.llm.reply('offtopic reply');
+    const long = 'x'.repeat(5000);
+    const result = await c.engine.handleMessage(
+      c.state,
+      { text: long, metadata: { blob: 'y'.repeat(8000) } },
+      c.ports,
+    );
+    const user = result.state.recent_events.find((e) => e.event === 'user');
+    expect(user).toMatchObject({ text: `${'x'.repeat(1000)}…` });
+    expect(user && 'metadata' in user).toBe(false);
+    expect(result.state.history[0]?.text).toHaveLength(1001);
+    expect(result.events.find((e) => e.event === 'user')).toMatchObject({
+      text: long,
+      metadata: { blob: 'y'.repeat(8000) },
+    });
+    expect(Buffer.byteLength(JSON.stringify(result.state))).toBeLessThan(8000);
+  });
+
   it('keeps bounded history however long the conversation runs', async () => {
     const c = await newConversation(BASE_PROJECT);
     for (let i = 0; i < 40; i++) c.ports.llm.reply('offtopic reply');

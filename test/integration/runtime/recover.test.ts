@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanConversationIds } from '../../../src/adapters/aws/scanConversations.js';
+import { recoverPendingWork } from '../../../src/cli/recover.js';
+import type { Assistant } from '../../../src/config/index.js';
+import { type AgentRunner, processJob } from '../../../src/runtime/index.js';
+import { assistantFrom } from '../../helpers/dialogue.js';
+import { type Emulators, startEmulators } from '../../helpers/emulators.js';
+import { testRuntime, userMessage } from '../../helpers/runtime.js';
+
+const FILES = {
+  'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
+  'domain.yml': 'slots: {}\nresponses:\n  utter_ok:\n    - text: OK.\n',
+  'data/flows.yml':
+    'flows:\n  research:\n    description: Research.\n    steps:\n      - call: researcher\n',
+  'sub_agents/researcher/config.yml':
+    'agent:\n  name: researcher\n  description: Researches.\nconnections:\n  mcp_servers:\n    - name: tools\n',
+};
+
+const doneRunner: AgentRunner = {
+  start: () => ({}),
+  step: async (data) => ({
+    data,
+    next: { type: 'done', output: { id: 'r', status: 'completed', responseMessage: 'Finished.' } },
+  }),
+};
+
+let emulators: Emulators;
+let assistant: Assistant;
+const never = new AbortController().signal;
+
+beforeAll(async () => {
+  emulators = await startEmulators({ visibilityTimeoutSeconds: 1 });
+  assistant = await assistantFrom(FILES);
+}, 30_000);
+
+afterAll(async () => {
+  await emulators?.close();
+});
+
+describe('recovering after a restart', () => {
+  it('queues the next step of every run in progress again, and the run finishes', async () => {
+    const rt = await testRuntime(emulators, assistant, {
+      runners: { runnerFor: () => doneRunner },
+    });
+    rt.llm.reply('start flow research');
+    const job = userMessage('restarted', 'research');
+    await processJob(job, rt.deps, never);
+    // The queued step is lost with the old process's in-memory queue.
+    const fresh = await testRuntime(emulators, assistant, {
+      runners: { runnerFor: () => doneRunner },
+    });
+    const ids = await scanConversationIds(emulators.documents, emulators.tableName);
+    expect(ids).toContain('restarted');
+    expect(await recoverPendingWork(fresh.deps, ['restarted'])).toBe(1);
+    await fresh.drain(
+      async () => ((await fresh.store.load('restarted'))?.state.stack.length ?? 1) === 0,
+    );
+    expect(
+      (await fresh.replies.read('restarted', job.turn_id)).messages.map((m) => m.message.text),
+    ).toEqual([]);
+    const tracker = await fresh.store.readEvents('restarted');
+    expect(tracker.map((e) => e.event.event)).toContain('agent_completed');
+  });
+
+  it('delivers an outbox a crash left behind', async () => {
+    const rt = await testRuntime(emulators, assistant);
+    rt.llm.reply('offtopic reply');
+    const job = userMessage('left-behind', 'hello');
+    const crashing = {
+      ...rt.deps,
+      output: {
+        deliver: async () => {
+          throw new Error('killed');
+        },
+      },
+    };
+    await expect(processJob(job, crashing, never)).rejects.toThrow('killed');
+    await recoverPendingWork(rt.deps, ['left-behind']);
+    expect((await rt.store.load('left-behind'))?.outbox).toBeUndefined();
+    expect((await rt.replies.read('left-behind', job.turn_id)).messages).toHaveLength(1);
+  });
+});
