@@ -27,6 +27,8 @@ export interface HttpApiDeps {
   readonly replyWaitMs: number;
   /** When set, requests must carry `Authorization: Bearer <token>`. */
   readonly authToken?: string;
+  /** Aborted when the server stops: a waiting webhook answers with what it has. */
+  readonly stopping?: AbortSignal;
 }
 
 const TRACKER = /^\/conversations\/([^/]+)\/tracker\/?$/;
@@ -72,7 +74,7 @@ async function restWebhook(request: HttpRequest, deps: HttpApiDeps): Promise<Htt
   let wait = 20;
   for (;;) {
     const replies = await deps.replies.read(job.conversation_id, job.turn_id);
-    if (replies.settled || deps.now() >= deadline) {
+    if (replies.settled || deps.now() >= deadline || deps.stopping?.aborted) {
       return { status: 200, body: replies.messages.map(toRestReply) };
     }
     await deps.sleep(Math.min(wait, Math.max(0, deadline - deps.now())));

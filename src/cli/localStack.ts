@@ -169,7 +169,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       signal: stopping.signal,
     });
 
+    const serverStopping = new AbortController();
     const api: HttpApiDeps = {
+      stopping: serverStopping.signal,
       queue,
       replies,
       store,
@@ -179,7 +181,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       replyWaitMs: options.replyWaitMs ?? 10_000,
       ...(env.SWITCHBOARD_REST_TOKEN ? { authToken: env.SWITCHBOARD_REST_TOKEN } : {}),
     };
-    const server = await listen(options.port, (req, res) => serve(req, res, api, logger));
+    // Requests in progress, so that stopping waits for them before it stops the worker loops.
+    const inFlight = new Set<Promise<void>>();
+    const server = await listen(options.port, (req, res) => {
+      const handled = serve(req, res, api, logger).finally(() => inFlight.delete(handled));
+      inFlight.add(handled);
+    });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
     return {

@@ -26,11 +26,11 @@ export async function recoverPendingWork(
         type: 'user_message',
         id: `recover-${runId}`,
         conversation_id: conversationId,
-        turn_id: `recover-${runId}`,
+        turn_id: data.turnId,
         text: '',
         channel: data.channel,
       };
-      steps.push(stepJob(parent, runId, data.frameId, data.steps));
+      steps.push(stepJob(parent, runId, data.frameId, data.steps, data.notBefore));
     }
     if (steps.length > 0) await deps.queue.enqueue(steps);
     resumed += steps.length;

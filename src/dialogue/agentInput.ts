@@ -33,6 +33,10 @@ export function buildAgentInput(ctx: TurnContext, frame: AgentFrame): AgentInput
       resumed: frame.invocation === 'resume',
       restarted: frame.invocation === 'restart',
       ...(frame.last_message !== undefined ? { last_message: frame.last_message } : {}),
+      // What the channel sent with the message the agent is answering (locale, user ids, …).
+      ...(ctx.turn.userMetadata && frame.invocation !== 'resume'
+        ? { message_metadata: ctx.turn.userMetadata }
+        : {}),
       ...frame.session,
     },
     timestamp: new Date(ctx.ports.now()).toISOString(),

@@ -24,6 +24,7 @@ export async function runCustomAction(
       latestMessage: ctx.turn.userMessage,
       flowId: frame.flow_id,
       stepId: frame.step_id,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     for (const [slot, value] of Object.entries(result.slots ?? {})) ctx.turn.setSlot(slot, value);
     for (const message of result.messages ?? []) ctx.turn.say(message);

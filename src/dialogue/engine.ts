@@ -60,7 +60,7 @@ export class DialogueEngine {
     options: TurnOptions = {},
   ): Promise<TurnResult> {
     const previousBotMessages = botMessagesOf(state.last_bot_events);
-    const turn = new Turn(state, ports.now, message.text);
+    const turn = new Turn(state, ports.now, message.text, message.metadata);
     const ctx: TurnContext = { model: this.model, turn, ports, ...options };
 
     let commands: Command[] = [];

@@ -73,6 +73,8 @@ export interface ActionContext {
   readonly latestMessage: string | undefined;
   readonly flowId: string | undefined;
   readonly stepId: string | undefined;
+  /** Aborted when the turn must stop (a deadline); long actions should give up. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a custom action returns: slot changes and messages for the user. */

@@ -15,6 +15,8 @@ export const LAST_BOT_EVENTS_LIMIT = 10;
  * with the limits this keeps the state far below the 400 KB of one DynamoDB item.
  */
 export const WINDOW_TEXT_LIMIT = 1000;
+/** Characters of a bot message kept for "repeat message". */
+export const REPEAT_TEXT_LIMIT = 4000;
 
 export const HistoryEntry = z.object({ role: z.enum(['user', 'bot']), text: z.string() });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
@@ -78,7 +80,11 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
   const next: ConversationState = {
     ...state,
     event_count: state.event_count + 1,
-    recent_events: bounded([...state.recent_events, compact(event)], RECENT_EVENTS_LIMIT),
+    // Stack changes stay out of the window: the state holds the current stack.
+    recent_events:
+      event.event === 'stack'
+        ? state.recent_events
+        : bounded([...state.recent_events, compact(event)], RECENT_EVENTS_LIMIT),
   };
   switch (event.event) {
     case 'user':
@@ -95,7 +101,15 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
           HISTORY_LIMIT,
         );
       }
-      next.last_bot_events = bounded([...state.last_bot_events, event], LAST_BOT_EVENTS_LIMIT);
+      next.last_bot_events = bounded(
+        [
+          ...state.last_bot_events,
+          event.text === undefined
+            ? event
+            : { ...event, text: clip(event.text, REPEAT_TEXT_LIMIT) },
+        ],
+        LAST_BOT_EVENTS_LIMIT,
+      );
       return next;
     case 'slot':
       next.slots = { ...state.slots, [event.name]: event.value };
@@ -150,16 +164,13 @@ function compact(event: DialogueEvent): DialogueEvent {
     }
     case 'bot':
       return event.text === undefined ? event : { ...event, text: clip(event.text) };
-    case 'stack':
-      // The state holds the current stack; the window only needs to know the stack changed.
-      return { ...event, stack: [] };
     default:
       return event;
   }
 }
 
-function clip(text: string): string {
-  return text.length > WINDOW_TEXT_LIMIT ? `${text.slice(0, WINDOW_TEXT_LIMIT)}…` : text;
+function clip(text: string, limit = WINDOW_TEXT_LIMIT): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
 function bounded<T>(list: T[], limit: number): T[] {

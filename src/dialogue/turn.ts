@@ -21,6 +21,8 @@ export class Turn {
     private readonly now: () => number,
     /** The user message this turn answers, if any. */
     readonly userMessage: string | undefined,
+    /** What the channel sent along with the message. */
+    readonly userMetadata?: Readonly<Record<string, unknown>>,
   ) {
     this.current = state;
     this.workingStack = [...state.stack];

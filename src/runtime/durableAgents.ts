@@ -15,6 +15,12 @@ export interface RunData {
   readonly steps: number;
   /** The channel of the conversation, for the run's messages. */
   readonly channel: string;
+  /** The turn that started the run: its replies, and its end, belong to that turn. */
+  readonly turnId: string;
+  /** When the next step may run (ms since the epoch), if it was delayed. */
+  readonly notBefore?: number;
+  /** A pushed update whose step failed: the retry takes it again. */
+  readonly pendingUpdate?: unknown;
 }
 
 /**
@@ -48,6 +54,7 @@ export class DurableAgentPort implements AgentPort {
       frameId: invocation.frameId,
       steps: 0,
       channel: this.channel,
+      turnId: this.job.turn_id,
     };
     this.records.push({ runId, jobId: this.job.id, agentId: invocation.agent.name, data });
     this.jobs.push(stepJob(this.job, runId, invocation.frameId, 0));

@@ -29,6 +29,8 @@ export const Outbox = z.object({
   messages: z.array(OutboundMessage),
   /** True when the turn is over: the assistant waits for the user, not for an agent. */
   settled: z.boolean(),
+  /** Earlier turns this job ended without messages (their agent run was cancelled). */
+  settle_turns: z.array(z.string()).default([]),
   jobs: z.array(Job),
 });
 export type Outbox = z.infer<typeof Outbox>;

@@ -65,6 +65,7 @@ export async function processJob(
     jobId: `${r.jobId}.${attempt}`,
   }));
   const runs = activeRuns(run.result.state, { ...head?.runs }, records);
+  const settleTurns = await turnsOfCancelledRuns(job, head, runs, deps);
   const outbox: Outbox = {
     job_id: job.id,
     turn_id: job.turn_id,
@@ -78,6 +79,7 @@ export async function processJob(
     })),
     // The turn is over once this job queued no more work for it.
     settled: agents.jobs.length === 0 && run.jobs.length === 0,
+    settle_turns: settleTurns,
     jobs: [...agents.jobs, ...run.jobs],
   };
   const newHead: ConversationHead = {
@@ -198,19 +200,38 @@ async function runAgentStep(
 
   const next = await stepOnce(runner, data, job, signal);
   const result = await apply({
-    messages: next.messages,
-    ...(next.output ? { output: next.output } : {}),
+    messages: next.messages.map(clipMessage),
+    ...(next.output ? { output: clipOutput(next.output) } : {}),
   });
   if (next.output) return { channel, agents, result, records: [], jobs: [] };
   const notBefore = next.delayMs !== undefined ? deps.ports.now() + next.delayMs : undefined;
+  const { notBefore: _previous, ...rest } = next.data;
+  const data2: RunData = notBefore === undefined ? rest : { ...rest, notBefore };
   return {
     channel,
     agents,
     result,
-    records: [{ runId: job.run_id, jobId: job.id, agentId: frame.agent_id, data: next.data }],
+    records: [{ runId: job.run_id, jobId: job.id, agentId: frame.agent_id, data: data2 }],
     // A pushed update also moves the run on: the step queued before it becomes stale.
     jobs: [stepJob(job, job.run_id, data.frameId, next.data.steps, notBefore)],
   };
+}
+
+/** Longest text of an agent's message kept: one job's outbox must stay far below an item's 400 KB. */
+export const MAX_AGENT_TEXT = 8000;
+
+function clipText(text: string): string {
+  return text.length > MAX_AGENT_TEXT ? `${text.slice(0, MAX_AGENT_TEXT)}…` : text;
+}
+
+function clipMessage(message: TurnResult['messages'][number]): TurnResult['messages'][number] {
+  return message.text === undefined ? message : { ...message, text: clipText(message.text) };
+}
+
+function clipOutput(output: AgentOutput): AgentOutput {
+  return output.responseMessage === undefined
+    ? output
+    : { ...output, responseMessage: clipText(output.responseMessage) };
 }
 
 interface StepOutcome {
@@ -227,15 +248,18 @@ async function stepOnce(
   job: Extract<Job, { type: 'agent_step' | 'agent_update' }>,
   signal: AbortSignal,
 ): Promise<StepOutcome> {
+  // A retried step gets the update its failed attempt could not apply.
+  const update = job.type === 'agent_update' ? job.update : data.pendingUpdate;
   try {
     const step = await runner.step(data.runner, {
       conversationId: job.conversation_id,
       runId: job.run_id,
       signal,
-      ...(job.type === 'agent_update' ? { update: job.update } : {}),
+      ...(update !== undefined ? { update } : {}),
     });
+    const { pendingUpdate: _applied, ...rest } = data;
     return {
-      data: { ...data, runner: step.data, failures: 0, steps: data.steps + 1 },
+      data: { ...rest, runner: step.data, failures: 0, steps: data.steps + 1 },
       messages: step.messages ?? [],
       ...(step.next.type === 'done' ? { output: step.next.output } : {}),
       ...(step.next.type === 'continue' && step.next.delayMs ? { delayMs: step.next.delayMs } : {}),
@@ -243,7 +267,12 @@ async function stepOnce(
   } catch (error) {
     if (signal.aborted) throw error;
     const failures = data.failures + 1;
-    const failed = { ...data, failures, steps: data.steps + 1 };
+    const failed = {
+      ...data,
+      failures,
+      steps: data.steps + 1,
+      ...(update !== undefined ? { pendingUpdate: update } : {}),
+    };
     if (failures <= STEP_RETRIES)
       return { data: failed, messages: [], delayMs: 1000 * 2 ** (failures - 1) };
     return {
@@ -277,8 +306,41 @@ export async function deliverOutbox(
     messages: outbox.messages,
     settled: outbox.settled,
   });
+  for (const turnId of outbox.settle_turns) {
+    await deps.output.deliver({
+      conversationId,
+      turnId,
+      jobId: outbox.job_id,
+      version: outbox.version,
+      channel: outbox.channel,
+      messages: [],
+      settled: true,
+    });
+  }
   if (outbox.jobs.length > 0) await deps.queue.enqueue(outbox.jobs);
   await deps.store.clearOutbox(conversationId, outbox.version);
+}
+
+/**
+ * The turns of runs that ended in this job without being this job's own (a cancelled flow took
+ * them along): their waiting webhooks must hear that they are over. Reads the dropped runs'
+ * records, which happens only when runs are cancelled.
+ */
+async function turnsOfCancelledRuns(
+  job: Job,
+  head: ConversationHead | undefined,
+  runs: Readonly<Record<string, string>>,
+  deps: RuntimeDeps,
+): Promise<string[]> {
+  const own = job.type === 'user_message' ? undefined : job.run_id;
+  const turns = new Set<string>();
+  for (const [runId, pointer] of Object.entries(head?.runs ?? {})) {
+    if (runId in runs || runId === own) continue;
+    const record = await deps.store.loadRun(job.conversation_id, runId, pointer);
+    const turn = (record?.data as RunData | undefined)?.turnId;
+    if (turn && turn !== job.turn_id) turns.add(turn);
+  }
+  return [...turns];
 }
 
 /** Run pointers of the runs the conversation still waits for; cancelled or finished ones go. */

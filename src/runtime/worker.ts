@@ -73,13 +73,10 @@ function byConversation(received: readonly ReceivedJob[]): ReceivedJob[][] {
 }
 
 async function runInOrder(jobs: readonly ReceivedJob[], options: WorkerLoopOptions): Promise<void> {
-  for (const [i, item] of jobs.entries()) {
-    if (!(await runOne(item, options))) {
-      // A failed job holds back the later jobs of its conversation, as a FIFO group does.
-      for (const later of jobs.slice(i + 1))
-        await options.source.retry(later.handle).catch(() => undefined);
-      return;
-    }
+  for (const item of jobs) {
+    // A failed job holds back the later jobs of its conversation, as a FIFO group does: they are
+    // left untouched and come back after it, in order, when their visibility timeout ends.
+    if (!(await runOne(item, options))) return;
   }
 }
 

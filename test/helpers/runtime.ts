@@ -23,6 +23,7 @@ import type { Emulators } from './emulators.js';
 export interface TestRuntime {
   readonly deps: RuntimeDeps;
   readonly jobsQueueUrl: string;
+  readonly delayQueueUrl: string;
   readonly store: DynamoConversationStore;
   readonly replies: DynamoReplyStore;
   readonly queue: SqsJobQueue;
@@ -90,6 +91,7 @@ export async function testRuntime(
   return {
     deps,
     jobsQueueUrl: queues.jobsQueueUrl,
+    delayQueueUrl: queues.delayQueueUrl,
     store,
     replies,
     queue,

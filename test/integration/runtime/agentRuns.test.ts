@@ -75,18 +75,15 @@ const never = new AbortController().signal;
 async function pendingStep(
   rt: Awaited<ReturnType<typeof testRuntime>>,
   conversation: string,
+  queueUrl = rt.jobsQueueUrl,
 ): Promise<Job> {
   const received = await emulators.sqs.send(
-    new ReceiveMessageCommand({
-      QueueUrl: rt.jobsQueueUrl,
-      MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 1,
-    }),
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }),
   );
   const jobs = (received.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}') as Job);
   for (const m of received.Messages ?? []) {
     await emulators.sqs.send(
-      new DeleteMessageCommand({ QueueUrl: rt.jobsQueueUrl, ReceiptHandle: m.ReceiptHandle }),
+      new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }),
     );
   }
   const job = jobs.find((j) => j.conversation_id === conversation && j.type === 'agent_step');
@@ -106,7 +103,96 @@ afterAll(async () => {
   await emulators?.close();
 });
 
+/** A runner whose every step sends a long message, then finishes after `steps` steps. */
+function chattyRunner(steps: number, chars: number): AgentRunner {
+  return {
+    start: () => ({ left: steps }),
+    step: async (raw) => {
+      const { left } = raw as { left: number };
+      const text = 'x'.repeat(chars);
+      if (left > 1)
+        return { data: { left: left - 1 }, messages: [{ text }], next: { type: 'continue' } };
+      return {
+        data: { left: 0 },
+        next: { type: 'done', output: { id: 'r', status: 'completed', responseMessage: text } },
+      };
+    },
+  };
+}
+
+/** A runner that fails the first time it gets an update, and records the updates it got. */
+function updateRunner(): AgentRunner & { updates: unknown[] } {
+  const runner = {
+    updates: [] as unknown[],
+    failedOnce: false,
+    start: () => ({}),
+    step: async (data: unknown, context: { update?: unknown }) => {
+      if (context.update !== undefined) {
+        runner.updates.push(context.update);
+        if (!runner.failedOnce) {
+          runner.failedOnce = true;
+          throw new Error('flaky');
+        }
+        return {
+          data,
+          next: {
+            type: 'done' as const,
+            output: { id: 'r', status: 'completed' as const, responseMessage: 'Got it.' },
+          },
+        };
+      }
+      return { data, next: { type: 'continue' as const, delayMs: 60_000 } };
+    },
+  };
+  return runner;
+}
+
 describe('durable agent runs', () => {
+  it('keep long agent messages from growing the head past an item', async () => {
+    const rt = await testRuntime(emulators, assistant, {
+      runners: { runnerFor: () => chattyRunner(8, 45_000) },
+    });
+    rt.llm.reply('start flow research');
+    const job = userMessage('chatty', 'research');
+    await rt.queue.enqueue([job]);
+    await rt.drain(async () => (await rt.replies.read('chatty', job.turn_id)).settled);
+    const texts = (await rt.replies.read('chatty', job.turn_id)).messages.map(
+      (m) => m.message.text ?? '',
+    );
+    expect(texts.slice(0, 8).every((t) => t.length === 8001 && t.endsWith('…'))).toBe(true);
+    const head = await rt.store.load('chatty');
+    expect(Buffer.byteLength(JSON.stringify(head))).toBeLessThan(200_000);
+  }, 30_000);
+
+  it('give a pushed update whose step failed to the retried step', async () => {
+    const runner = updateRunner();
+    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    rt.llm.reply('start flow research');
+    const job = userMessage('pushed', 'research');
+    await processJob(job, rt.deps, never);
+    const step0 = await pendingStep(rt, 'pushed');
+    await processJob(step0, rt.deps, never);
+    const runId = step0.type === 'agent_step' ? step0.run_id : '';
+    const frameId = step0.type === 'agent_step' ? step0.frame_id : '';
+    const update: Job = {
+      type: 'agent_update',
+      id: 'push-1',
+      conversation_id: 'pushed',
+      turn_id: job.turn_id,
+      run_id: runId,
+      frame_id: frameId,
+      update: { state: 'completed' },
+    };
+    expect(await processJob(update, rt.deps, never)).toBe('done');
+    // The failed attempt's retry waits a second on the delay queue.
+    const retry = await pendingStep(rt, 'pushed', rt.delayQueueUrl);
+    expect(await processJob({ ...retry, not_before: undefined }, rt.deps, never)).toBe('done');
+    expect(runner.updates).toEqual([{ state: 'completed' }, { state: 'completed' }]);
+    expect(
+      (await rt.replies.read('pushed', job.turn_id)).messages.map((m) => m.message.text),
+    ).toContain('Got it.');
+  });
+
   it('run one step per job, send intermediate messages, and continue the flow when done', async () => {
     const runner = countingRunner(3);
     const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
@@ -162,12 +248,16 @@ describe('durable agent runs', () => {
     const runner = countingRunner(5);
     const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research', 'cancel flow');
-    await processJob(userMessage('cancelled', 'research'), rt.deps, never);
+    const first = userMessage('cancelled', 'research');
+    await processJob(first, rt.deps, never);
+    expect((await rt.replies.read('cancelled', first.turn_id)).settled).toBe(false);
     const started = await rt.store.load('cancelled');
     const runId = Object.keys(started?.runs ?? {})[0] as string;
     const firstStep = started?.outbox?.jobs[0] ?? (await pendingStep(rt, 'cancelled'));
     await processJob(userMessage('cancelled', 'stop it'), rt.deps, never);
     expect((await rt.store.load('cancelled'))?.runs).toEqual({});
+    // The webhook still waiting on the first turn hears that it is over.
+    expect((await rt.replies.read('cancelled', first.turn_id)).settled).toBe(true);
     expect(await processJob(firstStep as Job, rt.deps, never)).toBe('stale');
     expect(runner.calls).toBe(0);
     expect(runId).toMatch(/^run-/);

@@ -417,6 +417,21 @@ describe('DialogueEngine with sub agents', () => {
     ]);
   });
 
+  it('passes the channel metadata of the message to the agent', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research');
+    c.ports.agents.reply({ status: 'input_required', responseMessage: 'What?' });
+    const result = await c.engine.handleMessage(
+      c.state,
+      { text: 'research', metadata: { locale: 'de' } },
+      c.ports,
+    );
+    expect(result.messages.map((m) => m.text)).toEqual(['What?']);
+    expect(c.ports.agents.invocations[0]?.input.metadata.message_metadata).toEqual({
+      locale: 'de',
+    });
+  });
+
   it('restarts the agent on request', async () => {
     const c = await start();
     c.ports.llm.reply('start flow research', 'restart agent');

@@ -47,6 +47,7 @@ function outboxFor(version: number, jobId: string, events: SequencedEvent[]): Ou
     events,
     messages: [{ id: `${jobId}-m0`, recipient_id: 'u', message: { text: `reply ${version}` } }],
     settled: true,
+    settle_turns: [],
     jobs: [],
   };
 }
