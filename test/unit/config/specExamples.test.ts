@@ -61,13 +61,13 @@ responses:
     - text: Done.
 `;
 
-interface SeedExample {
+interface SpecExample {
   readonly example: string;
   readonly files: ProjectFilesSpec;
   readonly env?: Readonly<Record<string, string>>;
 }
 
-const examples: SeedExample[] = [
+const examples: SpecExample[] = [
   {
     example: 'sub agent overview: the common config.yml structure',
     files: {
