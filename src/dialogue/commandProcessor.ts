@@ -13,9 +13,11 @@ import {
 import type { FlowFrame } from './frames.js';
 import { isPatternId, PATTERN } from './patterns/builtins.js';
 import type { BotMessage } from './responses/botMessage.js';
+import { resumeFrames } from './resume.js';
 import {
   activeAgent,
   activityOf,
+  agentOf,
   currentActivity,
   topFlowFrame,
   workingAgent,
@@ -257,13 +259,5 @@ function resumeFlow(ctx: TurnContext, flow: FlowFrame): void {
   }
   const current = ctx.turn.stack.find((f) => f.frame_id === flow.frame_id);
   if (current?.type !== 'flow') return;
-  if (current.interrupted) ctx.turn.update({ ...current, interrupted: false });
-  ctx.turn.emit({ event: 'flow_resumed', flow_id: current.flow_id, step_id: current.step_id });
-  const agent = ctx.turn.stack.find(
-    (f, i, all) => f.type === 'agent' && all[i - 1]?.frame_id === current.frame_id,
-  );
-  if (agent?.type === 'agent' && agent.status === 'interrupted') {
-    ctx.turn.update({ ...agent, status: 'running', invocation: 'resume' });
-    ctx.turn.emit({ event: 'agent_resumed', agent_id: agent.agent_id, flow_id: agent.flow_id });
-  }
+  resumeFrames(ctx, current, agentOf(ctx.turn.stack, current));
 }

@@ -29,7 +29,6 @@ export type {
 } from './ports.js';
 export { NO_ACTIONS } from './ports.js';
 export { BotMessage } from './responses/botMessage.js';
-export { isWaitingForAgent } from './stackQueries.js';
 export {
   applyEvent,
   ConversationState,

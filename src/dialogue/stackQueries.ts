@@ -35,11 +35,6 @@ export function workingAgent(stack: readonly Frame[]): AgentFrame | undefined {
   return top?.type === 'agent' && top.status === 'working' ? top : undefined;
 }
 
-/** True while an agent's background run holds the conversation. */
-export function isWaitingForAgent(stack: readonly Frame[]): boolean {
-  return stack.some((f) => f.type === 'agent' && f.status === 'working');
-}
-
 /**
  * The frames of the activity a flow frame belongs to, bottom to top: the flow, the flows that
  * called it (a called flow is part of its caller), and the flows it called and agents working
