@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
 import { DynamoConversationStore } from '../../src/adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../../src/adapters/aws/dynamoReplyStore.js';
 import { SqsJobQueue } from '../../src/adapters/aws/sqsJobQueue.js';
@@ -17,8 +18,9 @@ import {
   type RuntimeDeps,
   runWorkerLoop,
 } from '../../src/runtime/index.js';
-import { ScriptedLlm, ScriptedTools } from './dialogue.js';
-import type { Emulators } from './emulators.js';
+import { assistantFrom, ScriptedLlm, ScriptedTools } from './dialogue.js';
+import { type Emulators, startEmulators } from './emulators.js';
+import type { ProjectFilesSpec } from './project.js';
 
 export interface TestRuntime {
   readonly deps: RuntimeDeps;
@@ -146,5 +148,44 @@ export function userMessage(conversation: string, text: string): Job {
     turn_id: id,
     text,
     channel: 'rest',
+  };
+}
+
+/** A signal that never aborts, for jobs run directly in tests. */
+export const NEVER = new AbortController().signal;
+
+/** Emulators and an assistant shared by the tests of one file, and runtimes on them. */
+export interface RuntimeSuite {
+  readonly emulators: Emulators;
+  readonly assistant: Assistant;
+  runtime(options?: Parameters<typeof testRuntime>[2]): Promise<TestRuntime>;
+}
+
+/**
+ * Starts the emulators and loads the project written from `files` before the file's tests, and
+ * stops them after (registers `beforeAll` and `afterAll`).
+ */
+export function runtimeSuite(files: ProjectFilesSpec): RuntimeSuite {
+  let emulators: Emulators | undefined;
+  let assistant: Assistant | undefined;
+  beforeAll(async () => {
+    emulators = await startEmulators({ visibilityTimeoutSeconds: 1 });
+    assistant = await assistantFrom(files);
+  }, 30_000);
+  afterAll(async () => {
+    await emulators?.close();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the suite is used before its beforeAll ran');
+    return value;
+  };
+  return {
+    get emulators() {
+      return ready(emulators);
+    },
+    get assistant() {
+      return ready(assistant);
+    },
+    runtime: (options = {}) => testRuntime(ready(emulators), ready(assistant), options),
   };
 }

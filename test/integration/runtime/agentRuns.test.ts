@@ -1,16 +1,13 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTracker } from '../../../src/channels/tracker.js';
-import type { Assistant } from '../../../src/config/index.js';
 import {
   type AgentRunner,
   type Job,
   processJob,
   type StepResult,
 } from '../../../src/runtime/index.js';
-import { assistantFrom } from '../../helpers/dialogue.js';
-import { type Emulators, startEmulators } from '../../helpers/emulators.js';
-import { testRuntime, userMessage } from '../../helpers/runtime.js';
+import { NEVER, runtimeSuite, type testRuntime, userMessage } from '../../helpers/runtime.js';
 
 const FILES = {
   'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
@@ -69,20 +66,18 @@ function countingRunner(
   return runner;
 }
 
-const never = new AbortController().signal;
-
 /** The step job the last commit queued for a conversation (read back from its queue). */
 async function pendingStep(
   rt: Awaited<ReturnType<typeof testRuntime>>,
   conversation: string,
   queueUrl = rt.jobsQueueUrl,
 ): Promise<Job> {
-  const received = await emulators.sqs.send(
+  const received = await suite.emulators.sqs.send(
     new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }),
   );
   const jobs = (received.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}') as Job);
   for (const m of received.Messages ?? []) {
-    await emulators.sqs.send(
+    await suite.emulators.sqs.send(
       new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }),
     );
   }
@@ -91,17 +86,7 @@ async function pendingStep(
   return job;
 }
 
-let emulators: Emulators;
-let assistant: Assistant;
-
-beforeAll(async () => {
-  emulators = await startEmulators({ visibilityTimeoutSeconds: 1 });
-  assistant = await assistantFrom(FILES);
-}, 30_000);
-
-afterAll(async () => {
-  await emulators?.close();
-});
+const suite = runtimeSuite(FILES);
 
 /** A runner whose every step sends a long message, then finishes after `steps` steps. */
 function chattyRunner(steps: number, chars: number): AgentRunner {
@@ -149,7 +134,7 @@ function updateRunner(): AgentRunner & { updates: unknown[] } {
 
 describe('durable agent runs', () => {
   it('keep long agent messages from growing the head past an item', async () => {
-    const rt = await testRuntime(emulators, assistant, {
+    const rt = await suite.runtime({
       runners: { runnerFor: () => chattyRunner(8, 45_000) },
     });
     rt.llm.reply('start flow research');
@@ -166,12 +151,12 @@ describe('durable agent runs', () => {
 
   it('give a pushed update whose step failed to the retried step', async () => {
     const runner = updateRunner();
-    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research');
     const job = userMessage('pushed', 'research');
-    await processJob(job, rt.deps, never);
+    await processJob(job, rt.deps, NEVER);
     const step0 = await pendingStep(rt, 'pushed');
-    await processJob(step0, rt.deps, never);
+    await processJob(step0, rt.deps, NEVER);
     const runId = step0.type === 'agent_step' ? step0.run_id : '';
     const frameId = step0.type === 'agent_step' ? step0.frame_id : '';
     const update: Job = {
@@ -183,10 +168,10 @@ describe('durable agent runs', () => {
       frame_id: frameId,
       update: { state: 'completed' },
     };
-    expect(await processJob(update, rt.deps, never)).toBe('done');
+    expect(await processJob(update, rt.deps, NEVER)).toBe('done');
     // The failed attempt's retry waits a second on the delay queue.
     const retry = await pendingStep(rt, 'pushed', rt.delayQueueUrl);
-    expect(await processJob({ ...retry, not_before: undefined }, rt.deps, never)).toBe('done');
+    expect(await processJob({ ...retry, not_before: undefined }, rt.deps, NEVER)).toBe('done');
     expect(runner.updates).toEqual([{ state: 'completed' }, { state: 'completed' }]);
     expect(
       (await rt.replies.read('pushed', job.turn_id)).messages.map((m) => m.message.text),
@@ -195,7 +180,7 @@ describe('durable agent runs', () => {
 
   it('run one step per job, send intermediate messages, and continue the flow when done', async () => {
     const runner = countingRunner(3);
-    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research');
     const job = userMessage('steps', 'research EVs');
     await rt.queue.enqueue([job]);
@@ -218,12 +203,12 @@ describe('durable agent runs', () => {
 
   it('answer a message that arrives while the agent works with the processing pattern, at once', async () => {
     const runner = countingRunner(2);
-    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research', 'start flow research');
     const first = userMessage('busy', 'research');
-    await processJob(first, rt.deps, never);
+    await processJob(first, rt.deps, NEVER);
     const second = userMessage('busy', 'are you done?');
-    await processJob(second, rt.deps, never);
+    await processJob(second, rt.deps, NEVER);
     expect(
       (await rt.replies.read('busy', second.turn_id)).messages.map((m) => m.message.text),
     ).toEqual([
@@ -233,7 +218,7 @@ describe('durable agent runs', () => {
 
   it('retry a failing step with backoff, then fail the flow', async () => {
     const runner = countingRunner(1, 0, true);
-    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research');
     const job = userMessage('failing', 'research');
     await rt.queue.enqueue([job]);
@@ -246,52 +231,52 @@ describe('durable agent runs', () => {
 
   it('never run a step of a run whose flow was cancelled', async () => {
     const runner = countingRunner(5);
-    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research', 'cancel flow');
     const first = userMessage('cancelled', 'research');
-    await processJob(first, rt.deps, never);
+    await processJob(first, rt.deps, NEVER);
     expect((await rt.replies.read('cancelled', first.turn_id)).settled).toBe(false);
     const started = await rt.store.load('cancelled');
     const runId = Object.keys(started?.runs ?? {})[0] as string;
     const firstStep = started?.outbox?.jobs[0] ?? (await pendingStep(rt, 'cancelled'));
-    await processJob(userMessage('cancelled', 'stop it'), rt.deps, never);
+    await processJob(userMessage('cancelled', 'stop it'), rt.deps, NEVER);
     expect((await rt.store.load('cancelled'))?.runs).toEqual({});
     // The webhook still waiting on the first turn hears that it is over.
     expect((await rt.replies.read('cancelled', first.turn_id)).settled).toBe(true);
-    expect(await processJob(firstStep as Job, rt.deps, never)).toBe('stale');
+    expect(await processJob(firstStep as Job, rt.deps, NEVER)).toBe('stale');
     expect(runner.calls).toBe(0);
     expect(runId).toMatch(/^run-/);
   });
 
   it('ignore a late duplicate of an earlier step', async () => {
     const runner = countingRunner(4);
-    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research');
-    await processJob(userMessage('late', 'research'), rt.deps, never);
+    await processJob(userMessage('late', 'research'), rt.deps, NEVER);
     const step0 = await pendingStep(rt, 'late');
-    expect(await processJob(step0, rt.deps, never)).toBe('done');
+    expect(await processJob(step0, rt.deps, NEVER)).toBe('done');
     const step1 = await pendingStep(rt, 'late');
-    expect(await processJob(step1, rt.deps, never)).toBe('done');
+    expect(await processJob(step1, rt.deps, NEVER)).toBe('done');
     // Step 0 comes again (a standard queue delivers at least once): it must not run.
     const again = { ...step0, id: `${step0.id}` };
     const before = await rt.store.load('late');
-    expect(await processJob({ ...again }, rt.deps, never)).toBe('duplicate');
-    expect(await processJob({ ...step1, id: 'other-id-for-step-1' }, rt.deps, never)).toBe('stale');
+    expect(await processJob({ ...again }, rt.deps, NEVER)).toBe('duplicate');
+    expect(await processJob({ ...step1, id: 'other-id-for-step-1' }, rt.deps, NEVER)).toBe('stale');
     expect(runner.calls).toBe(2);
     expect((await rt.store.load('late'))?.version).toBe(before?.version);
   });
 
   it('end a run whose stored state is gone with the internal-error pattern', async () => {
     const runner = countingRunner(3);
-    const rt = await testRuntime(emulators, assistant, { runners: { runnerFor: () => runner } });
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
     rt.llm.reply('start flow research');
     const job = userMessage('lost', 'research');
-    await processJob(job, rt.deps, never);
+    await processJob(job, rt.deps, NEVER);
     const step0 = await pendingStep(rt, 'lost');
     // The run's record has expired (or was never written): the store no longer has it.
     const store = Object.assign(Object.create(rt.deps.store), { loadRun: async () => undefined });
     const gone = { ...rt.deps, store };
-    expect(await processJob(step0, gone, never)).toBe('done');
+    expect(await processJob(step0, gone, NEVER)).toBe('done');
     expect(
       (await rt.replies.read('lost', job.turn_id)).messages.map((m) => m.message.text),
     ).toEqual(['Sorry, something went wrong on my side. Please try again in a moment.']);

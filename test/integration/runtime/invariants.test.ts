@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type HttpApiDeps, handleHttp } from '../../../src/channels/httpApi.js';
 import { readTracker } from '../../../src/channels/tracker.js';
-import type { Assistant } from '../../../src/config/index.js';
 import { replay } from '../../../src/dialogue/index.js';
 import {
   ConcurrentUpdateError,
@@ -10,8 +9,7 @@ import {
   processJobRetryingRaces,
 } from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
-import { type Emulators, startEmulators } from '../../helpers/emulators.js';
-import { testRuntime, userMessage } from '../../helpers/runtime.js';
+import { NEVER, runtimeSuite, testRuntime, userMessage } from '../../helpers/runtime.js';
 
 const FILES = {
   'domain.yml': `slots:
@@ -34,28 +32,16 @@ responses:
 `,
 };
 
-let emulators: Emulators;
-let assistant: Assistant;
-
-beforeAll(async () => {
-  emulators = await startEmulators({ visibilityTimeoutSeconds: 1 });
-  assistant = await assistantFrom(FILES);
-}, 30_000);
-
-afterAll(async () => {
-  await emulators?.close();
-});
-
-const never = new AbortController().signal;
+const suite = runtimeSuite(FILES);
 
 describe('runtime invariants (dynalite + fauxqs)', () => {
   it('a job delivered twice changes nothing the second time', async () => {
-    const rt = await testRuntime(emulators, assistant);
+    const rt = await suite.runtime();
     rt.llm.reply('start flow greet');
     const job = userMessage('twice', 'hello');
-    expect(await processJob(job, rt.deps, never)).toBe('done');
+    expect(await processJob(job, rt.deps, NEVER)).toBe('done');
     const before = await rt.scanTable();
-    expect(await processJob(job, rt.deps, never)).toBe('duplicate');
+    expect(await processJob(job, rt.deps, NEVER)).toBe('duplicate');
     expect(await rt.scanTable()).toBe(before);
     expect(
       (await rt.replies.read('twice', job.turn_id)).messages.map((m) => m.message.text),
@@ -63,7 +49,7 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
   });
 
   it('processes 50 messages sent at once to one conversation, in order, losing no event', async () => {
-    const rt = await testRuntime(emulators, assistant);
+    const rt = await suite.runtime();
     const jobs = Array.from({ length: 50 }, (_, i) =>
       userMessage('burst', `/SetSlots(counter=${i})`),
     );
@@ -96,7 +82,7 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
   }, 60_000);
 
   it('a worker that dies between commit and delivery loses and duplicates nothing', async () => {
-    const rt = await testRuntime(emulators, assistant);
+    const rt = await suite.runtime();
     rt.llm.reply('start flow greet');
     const job = userMessage('crash', 'hi');
     let failNext = true;
@@ -112,13 +98,13 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
         },
       },
     };
-    await expect(processJob(job, crashing, never)).rejects.toThrow('worker killed');
+    await expect(processJob(job, crashing, NEVER)).rejects.toThrow('worker killed');
     // The committed turn is visible (with its events pending), the reply is not yet delivered.
     expect((await rt.store.load('crash'))?.outbox?.messages).toHaveLength(1);
     expect((await rt.replies.read('crash', job.turn_id)).messages).toEqual([]);
     // The queue delivers the job again: the outbox goes out once and the turn does not run again.
-    expect(await processJob(job, crashing, never)).toBe('duplicate');
-    expect(await processJob(job, crashing, never)).toBe('duplicate');
+    expect(await processJob(job, crashing, NEVER)).toBe('duplicate');
+    expect(await processJob(job, crashing, NEVER)).toBe('duplicate');
     const replies = await rt.replies.read('crash', job.turn_id);
     expect(replies.messages.map((m) => m.message.text)).toEqual(['Your name?']);
     expect(replies.settled).toBe(true);
@@ -129,20 +115,20 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
   });
 
   it('retries a job that lost the optimistic-concurrency race instead of merging', async () => {
-    const rt = await testRuntime(emulators, assistant);
+    const rt = await suite.runtime();
     const a = userMessage('race', '/SetSlots(counter=1)');
     const b = userMessage('race', '/SetSlots(counter=2)');
-    await processJob(userMessage('race', '/SetSlots(counter=0)'), rt.deps, never);
+    await processJob(userMessage('race', '/SetSlots(counter=0)'), rt.deps, NEVER);
     const results = await Promise.allSettled([
-      processJob(a, rt.deps, never),
-      processJob(b, rt.deps, never),
+      processJob(a, rt.deps, NEVER),
+      processJob(b, rt.deps, NEVER),
     ]);
     const lost = results.flatMap((r, i) =>
       r.status === 'rejected' ? [{ error: r.reason, job: [a, b][i] as Job }] : [],
     );
     expect(lost).toHaveLength(1);
     expect(lost[0]?.error).toBeInstanceOf(ConcurrentUpdateError);
-    expect(await processJob(lost[0]?.job as Job, rt.deps, never)).toBe('done');
+    expect(await processJob(lost[0]?.job as Job, rt.deps, NEVER)).toBe('done');
     const head = await rt.store.load('race');
     expect(head?.recentJobs.slice(-2).sort()).toEqual([a.id, b.id].sort());
     const logged = await rt.store.readEvents('race');
@@ -155,18 +141,18 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
   });
 
   it('runs a job that lost the race again at once when asked to', async () => {
-    const rt = await testRuntime(emulators, assistant);
-    await processJob(userMessage('race-again', '/SetSlots(counter=0)'), rt.deps, never);
+    const rt = await suite.runtime();
+    await processJob(userMessage('race-again', '/SetSlots(counter=0)'), rt.deps, NEVER);
     const jobs = [1, 2, 3].map((i) => userMessage('race-again', `/SetSlots(counter=${i})`));
     const outcomes = await Promise.all(
-      jobs.map((job) => processJobRetryingRaces(job, rt.deps, never)),
+      jobs.map((job) => processJobRetryingRaces(job, rt.deps, NEVER)),
     );
     expect(outcomes).toEqual(['done', 'done', 'done']);
     expect((await rt.store.load('race-again'))?.recentJobs).toHaveLength(4);
   });
 
   it('refuses malformed or oversized webhook bodies with a reason and writes nothing', async () => {
-    const rt = await testRuntime(emulators, assistant);
+    const rt = await suite.runtime();
     const api: HttpApiDeps = {
       queue: rt.queue,
       replies: rt.replies,
@@ -253,7 +239,7 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
       body: { error: 'the sender id in the path is not valid percent-encoding' },
     });
     expect(await rt.scanTable()).toBe(before);
-    const receive = await emulators.sqs.send(
+    const receive = await suite.emulators.sqs.send(
       new (await import('@aws-sdk/client-sqs')).ReceiveMessageCommand({
         QueueUrl: rt.jobsQueueUrl,
         WaitTimeSeconds: 0,
@@ -281,7 +267,7 @@ mcp_servers:
     token: \${TOOLS_TOKEN}
 `,
     });
-    const rt = await testRuntime(emulators, withSecrets);
+    const rt = await testRuntime(suite.emulators, withSecrets);
     const queued: string[] = [];
     const recordingQueue = {
       enqueue: async (jobs: readonly Job[]) => {
@@ -293,7 +279,7 @@ mcp_servers:
     rt.llm.reply('start flow greet', 'set slot name Ada');
     await rt.queue.enqueue([userMessage('secrets', 'hi'), userMessage('secrets', 'Ada')]);
     await rt.drain(async () => ((await rt.store.load('secrets'))?.recentJobs.length ?? 0) >= 2);
-    await processJob(userMessage('secrets', '/SetSlots(name=Bo)'), deps, never);
+    await processJob(userMessage('secrets', '/SetSlots(name=Bo)'), deps, NEVER);
     const everything = [await rt.scanTable(), ...queued, ...rt.logs, ...rt.llm.prompts].join('\n');
     expect(everything).not.toContain(secretValue);
     expect(JSON.stringify(withSecrets)).not.toContain(secretValue);

@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scanConversationIds } from '../../../src/adapters/aws/scanConversations.js';
 import { recoverPendingWork } from '../../../src/cli/recover.js';
-import type { Assistant } from '../../../src/config/index.js';
 import { type AgentRunner, processJob } from '../../../src/runtime/index.js';
-import { assistantFrom } from '../../helpers/dialogue.js';
-import { type Emulators, startEmulators } from '../../helpers/emulators.js';
-import { testRuntime, userMessage } from '../../helpers/runtime.js';
+import { NEVER, runtimeSuite, userMessage } from '../../helpers/runtime.js';
 
 const FILES = {
   'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
@@ -24,32 +21,21 @@ const doneRunner: AgentRunner = {
   }),
 };
 
-let emulators: Emulators;
-let assistant: Assistant;
-const never = new AbortController().signal;
-
-beforeAll(async () => {
-  emulators = await startEmulators({ visibilityTimeoutSeconds: 1 });
-  assistant = await assistantFrom(FILES);
-}, 30_000);
-
-afterAll(async () => {
-  await emulators?.close();
-});
+const suite = runtimeSuite(FILES);
 
 describe('recovering after a restart', () => {
   it('queues the next step of every run in progress again, and the run finishes', async () => {
-    const rt = await testRuntime(emulators, assistant, {
+    const rt = await suite.runtime({
       runners: { runnerFor: () => doneRunner },
     });
     rt.llm.reply('start flow research');
     const job = userMessage('restarted', 'research');
-    await processJob(job, rt.deps, never);
+    await processJob(job, rt.deps, NEVER);
     // The queued step is lost with the old process's in-memory queue.
-    const fresh = await testRuntime(emulators, assistant, {
+    const fresh = await suite.runtime({
       runners: { runnerFor: () => doneRunner },
     });
-    const ids = await scanConversationIds(emulators.documents, emulators.tableName);
+    const ids = await scanConversationIds(suite.emulators.documents, suite.emulators.tableName);
     expect(ids).toContain('restarted');
     expect(await recoverPendingWork(fresh.deps, ['restarted'])).toBe(1);
     await fresh.drain(
@@ -67,7 +53,7 @@ describe('recovering after a restart', () => {
   });
 
   it('delivers an outbox a crash left behind', async () => {
-    const rt = await testRuntime(emulators, assistant);
+    const rt = await suite.runtime();
     rt.llm.reply('offtopic reply');
     const job = userMessage('left-behind', 'hello');
     const crashing = {
@@ -78,7 +64,7 @@ describe('recovering after a restart', () => {
         },
       },
     };
-    await expect(processJob(job, crashing, never)).rejects.toThrow('killed');
+    await expect(processJob(job, crashing, NEVER)).rejects.toThrow('killed');
     await recoverPendingWork(rt.deps, ['left-behind']);
     expect((await rt.store.load('left-behind'))?.outbox).toBeUndefined();
     expect((await rt.replies.read('left-behind', job.turn_id)).messages).toHaveLength(1);
