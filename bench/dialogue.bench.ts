@@ -31,7 +31,6 @@ function instantPorts(): DialoguePorts {
     },
     actions: NO_ACTIONS,
     now: () => (clock += 10),
-    sleep: async () => {},
     random: () => 0,
   };
 }

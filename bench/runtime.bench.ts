@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -14,10 +15,11 @@ import {
   startDynalite,
   startFauxqs,
 } from '../src/adapters/local/emulators.js';
-import { startLocalStack } from '../src/cli/localStack.js';
+import { startLocalStack } from '../src/adapters/local/localStack.js';
+import { standardChannels } from '../src/channels/index.js';
 import { loadAssistant } from '../src/config/index.js';
-import { DialogueEngine, type LlmPort, NO_ACTIONS } from '../src/dialogue/index.js';
-import { type Job, processJob, type RuntimeDeps } from '../src/runtime/index.js';
+import { type LlmPort, NO_ACTIONS } from '../src/dialogue/index.js';
+import { createRuntime, type Job, NO_RUNNERS } from '../src/runtime/index.js';
 import { round } from './harness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,8 +66,7 @@ export async function jobCostBenchmark(): Promise<Record<string, unknown>> {
       now,
       meter,
     });
-    const deps: RuntimeDeps = {
-      engine: new DialogueEngine(assistant),
+    const runtime = createRuntime({
       store,
       queue: new SqsJobQueue({
         client: sqs,
@@ -73,22 +74,26 @@ export async function jobCostBenchmark(): Promise<Record<string, unknown>> {
         delayQueueUrl: queues.delayQueueUrl,
         now,
       }),
-      output: new DynamoReplyStore({
+      replies: new DynamoReplyStore({
         client: documents,
         tableName: 'bench',
         ttlSeconds: 3600,
         now,
       }),
-      runners: { runnerFor: () => undefined },
-      ports: {
-        llm: instantModel,
-        mcp: { callTool: async () => ({ isError: true }) },
+      channels: standardChannels,
+      now,
+      newId: randomUUID,
+      sleep: async () => {},
+      http: { replyWaitMs: 0 },
+      dialogue: {
+        assistant,
+        models: () => instantModel,
         actions: NO_ACTIONS,
-        now,
-        sleep: async () => {},
+        mcp: { callTool: async () => ({ isError: true }) },
+        runners: NO_RUNNERS,
         random: () => 0,
       },
-    };
+    });
     const signal = new AbortController().signal;
     let seq = 0;
     const turn = (conversation: string) => {
@@ -101,7 +106,7 @@ export async function jobCostBenchmark(): Promise<Record<string, unknown>> {
         text: 'hello',
         channel: 'rest',
       };
-      return processJob(job, deps, signal);
+      return runtime.processJob(job, signal);
     };
     const results: Record<string, unknown> = {};
     for (const target of [10, 1_000, 10_000]) {

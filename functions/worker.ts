@@ -1,7 +1,7 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { ConcurrentUpdateError, processJobRetryingRaces } from '../src/runtime/index.js';
+import { ConcurrentUpdateError } from '../src/runtime/index.js';
 import { describeError, lambdaHandler, logger, metrics } from './shared/observability.js';
 import { runtime } from './shared/runtime.js';
 import { JobMessageError, jobOf } from './shared/sqsRecords.js';
@@ -34,7 +34,7 @@ async function runRecord(record: SQSRecord, context?: Context): Promise<void> {
     fields = { ...fields, jobId: job.id, jobType: job.type, conversationId: job.conversation_id };
     const remaining = context ? context.getRemainingTimeInMillis() : 60_000;
     const signal = AbortSignal.timeout(Math.max(1_000, remaining - DEADLINE_MARGIN_MS));
-    const outcome = await processJobRetryingRaces(job, runtime, signal);
+    const outcome = await runtime.processJobRetryingRaces(job, signal);
     logger.info('job done', { ...fields, outcome });
     metrics.addMetric('JobsDone', MetricUnit.Count, 1);
   } catch (error) {

@@ -1,10 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { HttpRequest } from '../../src/channels/httpApi.js';
+import type { HttpRequest, HttpResponse } from '../../src/runtime/channel.js';
 
-/** The largest body the webhook reads, as the local server. */
-export const MAX_BODY_BYTES = 256 * 1024;
-
-/** An API Gateway HTTP API (payload 2.0) request as the HTTP contract reads it. */
+/** An API Gateway HTTP API (payload 2.0) request as the HTTP API reads it. */
 export function httpRequestOf(event: APIGatewayProxyEventV2): HttpRequest {
   const body =
     event.body === undefined
@@ -21,10 +18,10 @@ export function httpRequestOf(event: APIGatewayProxyEventV2): HttpRequest {
 }
 
 /** A JSON response for API Gateway. */
-export function jsonResult(status: number, body: unknown): APIGatewayProxyStructuredResultV2 {
+export function jsonResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
   return {
-    statusCode: status,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    statusCode: response.status,
+    headers: { ...response.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(response.body),
   };
 }

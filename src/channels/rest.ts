@@ -1,8 +1,19 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { BotMessage } from '../dialogue/index.js';
-import type { Job } from '../runtime/jobs.js';
-import type { OutboundMessage } from '../runtime/outbox.js';
+import {
+  type Channel,
+  type ChannelContext,
+  HttpError,
+  type HttpResponse,
+  headerOf,
+  type Job,
+  type OutboundMessage,
+  type RouteRequest,
+} from '../runtime/index.js';
+
+/** The channel's name, as jobs and conversations carry it. */
+export const REST_CHANNEL = 'rest';
 
 /** Limits of the REST channel: larger requests are refused before anything is written. */
 export const REST_LIMITS = {
@@ -34,34 +45,23 @@ export const RestWebhookBody = z.strictObject({
 });
 export type RestWebhookBody = z.infer<typeof RestWebhookBody>;
 
-/** A request the channel refuses, with the status and reason to answer. */
-export class RestRequestError extends Error {
-  override readonly name = 'RestRequestError';
-  constructor(
-    readonly status: 400 | 401 | 413 | 415,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Parses and checks a webhook request body; throws RestRequestError with the reason. */
+/** Parses and checks a webhook request body; throws an `HttpError` with the reason. */
 export function parseRestWebhook(
   body: string | undefined,
   contentType: string | undefined,
 ): RestWebhookBody {
   if (contentType !== undefined && !/^application\/json\b/i.test(contentType)) {
-    throw new RestRequestError(415, 'the body must be JSON (Content-Type: application/json)');
+    throw new HttpError(415, 'the body must be JSON (Content-Type: application/json)');
   }
-  if (body === undefined || body.length === 0) throw new RestRequestError(400, 'the body is empty');
+  if (body === undefined || body.length === 0) throw new HttpError(400, 'the body is empty');
   if (Buffer.byteLength(body) > REST_LIMITS.bodyBytes) {
-    throw new RestRequestError(413, `the body is larger than ${REST_LIMITS.bodyBytes} bytes`);
+    throw new HttpError(413, `the body is larger than ${REST_LIMITS.bodyBytes} bytes`);
   }
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    throw new RestRequestError(400, 'the body is not valid JSON');
+    throw new HttpError(400, 'the body is not valid JSON');
   }
   const parsed = RestWebhookBody.safeParse(json);
   if (!parsed.success) {
@@ -73,7 +73,7 @@ export function parseRestWebhook(
         : issue?.code === 'invalid_type' && issue.path.length === 1
           ? `${String(issue.path[0])} is required and must be a ${issue.expected}`
           : `${where}${issue?.message ?? 'invalid body'}`;
-    throw new RestRequestError(400, message);
+    throw new HttpError(400, message);
   }
   return parsed.data;
 }
@@ -95,7 +95,7 @@ export function restMessageJob(body: RestWebhookBody, newId: () => string): Job 
     turn_id: id,
     text: body.message,
     ...(body.metadata ? { metadata: body.metadata } : {}),
-    channel: 'rest',
+    channel: REST_CHANNEL,
   };
 }
 
@@ -117,4 +117,41 @@ export function toRestReply(message: OutboundMessage): RestReply {
     ...(m.image !== undefined ? { image: m.image } : {}),
     ...(m.custom !== undefined ? { custom: m.custom } : {}),
   };
+}
+
+/**
+ * Rasa's REST channel: `POST /webhooks/rest/webhook` queues the message as a job and answers
+ * with the turn's replies once the turn settles, or with what it has after a bounded wait.
+ * Replies wait in the reply store for the request (or a later one) to read them.
+ */
+export function restChannel(context: ChannelContext): Channel {
+  return {
+    name: REST_CHANNEL,
+    streams: false,
+    output: context.replies,
+    routes: [
+      {
+        method: 'POST',
+        path: '/webhooks/rest/webhook',
+        authenticated: true,
+        handle: (request) => receive(request, context),
+      },
+    ],
+  };
+}
+
+async function receive(request: RouteRequest, context: ChannelContext): Promise<HttpResponse> {
+  const body = parseRestWebhook(request.body, headerOf(request, 'content-type'));
+  const job = restMessageJob(body, context.newId);
+  await context.queue.enqueue([job]);
+  const deadline = context.now() + context.replyWaitMs;
+  let wait = 20;
+  for (;;) {
+    const replies = await context.replies.read(job.conversation_id, job.turn_id);
+    if (replies.settled || context.now() >= deadline || context.stopping?.aborted) {
+      return { status: 200, body: replies.messages.map(toRestReply) };
+    }
+    await context.sleep(Math.min(wait, Math.max(0, deadline - context.now())));
+    wait = Math.min(wait * 2, 250);
+  }
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
+import { startLocalStack } from '../adapters/local/localStack.js';
 import { summarize } from '../config/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
-import { startLocalStack } from './localStack.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
 /** Resolves when the process is asked to stop; tests pass their own. */

@@ -7,9 +7,6 @@ import { failCurrentActivity } from './frameLifecycle.js';
 import type { AgentFrame } from './frames.js';
 import type { AgentPending } from './ports.js';
 
-/** Retries after a recoverable agent error, as Rasa does. */
-export const AGENT_RETRIES = 3;
-const BACKOFF_MS = 1000;
 /** Metadata an agent returns that its next invocation needs (A2A conversation ids). */
 const SESSION_KEYS = ['context_id', 'task_id'] as const;
 
@@ -28,7 +25,7 @@ export async function runAgentFrame(ctx: TurnContext, frame: AgentFrame): Promis
     completeAgent(ctx, frame);
     return true;
   }
-  const result = await invokeWithRetries(ctx, agent, frame);
+  const result = await invoke(ctx, agent, frame);
   if (result.status === 'pending') {
     const { invocation: _started, ...rest } = frame;
     ctx.turn.update({ ...rest, status: 'working', run_id: result.runId });
@@ -76,37 +73,33 @@ export function applyAgentOutput(
   }
 }
 
-async function invokeWithRetries(
+/**
+ * Invokes the agent once. Retrying is the runtime's business (its one retry policy runs failed
+ * steps again as delayed jobs); an error that still reaches the dialogue ends the agent's flow.
+ */
+async function invoke(
   ctx: TurnContext,
   agent: SubAgent,
   frame: AgentFrame,
 ): Promise<AgentOutput | AgentPending> {
-  let last: AgentOutput | undefined;
-  for (let attempt = 0; attempt <= AGENT_RETRIES; attempt++) {
-    if (attempt > 0) await ctx.ports.sleep(BACKOFF_MS * 2 ** (attempt - 1), ctx.signal);
-    try {
-      const result = await ctx.ports.agents.invoke({
-        agent,
-        frameId: frame.frame_id,
-        input: buildAgentInput(ctx, frame),
-        ...(frame.exit_if ? { exitIf: frame.exit_if } : {}),
-        resumed: frame.invocation === 'resume',
-        restarted: frame.invocation === 'restart',
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      });
-      if (result.status === 'pending') return result;
-      last = result;
-    } catch (error) {
-      if (ctx.signal?.aborted) throw error;
-      last = {
-        id: frame.frame_id,
-        status: 'recoverable_error',
-        errorMessage: error instanceof Error ? error.message : String(error),
-      };
-    }
-    if (last.status !== 'recoverable_error') return last;
+  try {
+    return await ctx.ports.agents.invoke({
+      agent,
+      frameId: frame.frame_id,
+      input: buildAgentInput(ctx, frame),
+      ...(frame.exit_if ? { exitIf: frame.exit_if } : {}),
+      resumed: frame.invocation === 'resume',
+      restarted: frame.invocation === 'restart',
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+  } catch (error) {
+    if (ctx.signal?.aborted) throw error;
+    return {
+      id: frame.frame_id,
+      status: 'fatal_error',
+      errorMessage: error instanceof Error ? error.message : String(error),
+    };
   }
-  return last ?? { id: frame.frame_id, status: 'fatal_error' };
 }
 
 function exitConditionsHold(ctx: TurnContext, frame: AgentFrame): boolean {

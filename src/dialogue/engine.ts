@@ -13,6 +13,7 @@ import { buildDialogueModel, type DialogueModel, initialSlots } from './model.js
 import { PATTERN } from './patterns/builtins.js';
 import type { DialoguePorts } from './ports.js';
 import type { BotMessage } from './responses/botMessage.js';
+import { workingFrameOf, workingRunIds } from './stackQueries.js';
 import { type ConversationState, initialState } from './state.js';
 import { Turn } from './turn.js';
 
@@ -128,6 +129,17 @@ export class DialogueEngine {
     };
   }
 
+  /** The agent frame working on a run, if the conversation still waits for that run. */
+  runWaiter(state: ConversationState, runId: string): RunWaiter | undefined {
+    const frame = workingFrameOf(state.stack, runId);
+    return frame ? { frameId: frame.frame_id, agentId: frame.agent_id } : undefined;
+  }
+
+  /** The runs the conversation waits for: those of agent frames still working. */
+  activeRunIds(state: ConversationState): ReadonlySet<string> {
+    return workingRunIds(state.stack);
+  }
+
   /** Runs until the assistant waits; a fault ends the current flow with the error pattern. */
   private async settle(ctx: TurnContext): Promise<void> {
     try {
@@ -149,6 +161,12 @@ export class DialogueEngine {
 
 /** Said when even the internal-error pattern fails. */
 const FALLBACK_ERROR_TEXT = 'Sorry, something went wrong on my side. Please try again in a moment.';
+
+/** The agent frame that waits for a run's result. */
+export interface RunWaiter {
+  readonly frameId: string;
+  readonly agentId: string;
+}
 
 /** What a sub agent's background run reports. */
 export interface AgentUpdate {

@@ -1,5 +1,5 @@
 export { Command } from './commands/command.js';
-export type { AgentUpdate, TurnOptions, TurnResult, UserMessage } from './engine.js';
+export type { AgentUpdate, RunWaiter, TurnOptions, TurnResult, UserMessage } from './engine.js';
 export { DialogueEngine } from './engine.js';
 export { DialogueExecutionError } from './errors.js';
 export type { EventName } from './events.js';

@@ -97,8 +97,6 @@ export interface DialoguePorts {
   readonly actions: ActionPort;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
-  /** Waits between agent retries, until the signal aborts; tests record instead of waiting. */
-  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Chooses among response variations. */
   readonly random: () => number;
 }

@@ -69,3 +69,19 @@ export function currentActivity(stack: readonly Frame[]): Frame[] {
   const first = activity[0];
   return first ? stack.slice(stack.indexOf(first)) : [];
 }
+
+/** The agent frame working on a run (its result not yet applied), if any. */
+export function workingFrameOf(stack: readonly Frame[], runId: string): AgentFrame | undefined {
+  return stack.find(
+    (f): f is AgentFrame => f.type === 'agent' && f.status === 'working' && f.run_id === runId,
+  );
+}
+
+/** The ids of the runs that agent frames are working on. */
+export function workingRunIds(stack: readonly Frame[]): ReadonlySet<string> {
+  return new Set(
+    stack.flatMap((f) =>
+      f.type === 'agent' && f.status === 'working' && f.run_id ? [f.run_id] : [],
+    ),
+  );
+}

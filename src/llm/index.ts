@@ -1,4 +1,6 @@
 export { DemoCommandModel } from './demoModel.js';
+export type { ModelFactory, ModelFactoryOptions, SecretLookup } from './modelFactory.js';
+export { modelFactory } from './modelFactory.js';
 export type { OpenAiChatSettings } from './openaiClient.js';
 export { LlmRequestError, OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './openaiClient.js';
 export {

@@ -1,15 +1,26 @@
+import type { z } from 'zod';
 import type { AgentOutput } from '../agents/index.js';
 import type { SubAgent } from '../config/index.js';
 import type { AgentInvocation, BotMessage } from '../dialogue/index.js';
 
-/** What one step of a run decided: go on (after a delay, e.g. polling), or finish. */
+/**
+ * What one step of a run decided: go on (after a delay, e.g. polling), finish with an output,
+ * or fail in a way worth another try (the runtime's retry policy decides when, and when to give
+ * up). A `done` output with status `recoverable_error` is treated as a failure worth retrying.
+ */
 export type StepNext =
   | { readonly type: 'continue'; readonly delayMs?: number }
-  | { readonly type: 'done'; readonly output: AgentOutput };
+  | { readonly type: 'done'; readonly output: AgentOutput }
+  | {
+      readonly type: 'retry';
+      readonly reason: string;
+      /** The earliest a retry may run, e.g. from an HTTP `Retry-After`; backoff may wait longer. */
+      readonly retryAfterMs?: number;
+    };
 
-export interface StepResult {
+export interface StepResult<TData = unknown> {
   /** The run's data after the step (JSON-serializable); stored for the next step. */
-  readonly data: unknown;
+  readonly data: TData;
   /** Intermediate messages for the user (filler messages, progress updates). */
   readonly messages?: readonly BotMessage[];
   readonly next: StepNext;
@@ -25,15 +36,20 @@ export interface StepContext {
 
 /**
  * Runs one kind of sub agent durably, one step per job: a ReAct iteration (one LLM call and the
- * tools it asked for) or one A2A exchange, poll or pushed update.
+ * tools it asked for) or one A2A exchange, poll or pushed update. `TData` is the runner's own part
+ * of a run record; `dataSchema` parses it whenever a run is loaded, so stored data is never cast.
  */
-export interface AgentRunner {
+export interface AgentRunner<TData = unknown> {
+  readonly dataSchema: z.ZodType<TData>;
   /** The run's initial data for an invocation: no I/O, so it can be committed with the turn. */
-  start(invocation: AgentInvocation): unknown;
-  step(data: unknown, context: StepContext): Promise<StepResult>;
+  start(invocation: AgentInvocation): TData;
+  step(data: TData, context: StepContext): Promise<StepResult<TData>>;
 }
 
 /** Finds the runner for an agent. */
 export interface AgentRunners {
   runnerFor(agent: SubAgent): AgentRunner | undefined;
 }
+
+/** No runner for any agent: an agent step ends the flow with the internal-error pattern. */
+export const NO_RUNNERS: AgentRunners = { runnerFor: () => undefined };

@@ -4,24 +4,7 @@ import type { AgentInvocation, AgentPending, AgentPort } from '../dialogue/index
 import type { AgentRunners } from './agentRunner.js';
 import type { Job } from './jobs.js';
 import type { AgentRunRecord } from './ports.js';
-
-/** The data of a run record: the runner's own data plus what the runtime tracks. */
-export interface RunData {
-  readonly runner: unknown;
-  /** Consecutive failed steps, for retries with backoff. */
-  readonly failures: number;
-  readonly frameId: string;
-  /** Steps run so far; the step job numbered `steps` is the only one that may run next. */
-  readonly steps: number;
-  /** The channel of the conversation, for the run's messages. */
-  readonly channel: string;
-  /** The turn that started the run: its replies, and its end, belong to that turn. */
-  readonly turnId: string;
-  /** When the next step may run (ms since the epoch), if it was delayed. */
-  readonly notBefore?: number;
-  /** A pushed update whose step failed: the retry takes it again. */
-  readonly pendingUpdate?: unknown;
-}
+import { RUN_RECORD_VERSION, type RunState } from './runRecords.js';
 
 /**
  * The agent port of one job: an invocation starts a durable run (its first record is committed
@@ -48,7 +31,8 @@ export class DurableAgentPort implements AgentPort {
     }
     // Derived from the job, so a job run again starts the same run; hashed, so ids stay short.
     const runId = `run-${createHash('sha256').update(`${this.job.id}~${this.records.length}`).digest('hex').slice(0, 24)}`;
-    const data: RunData = {
+    const data: RunState = {
+      version: RUN_RECORD_VERSION,
       runner: runner.start(invocation),
       failures: 0,
       frameId: invocation.frameId,
@@ -64,7 +48,7 @@ export class DurableAgentPort implements AgentPort {
 
 /** The job that runs step `step` of a run; its id is deterministic, so it is queued once. */
 export function stepJob(
-  parent: Job,
+  parent: Pick<Job, 'conversation_id' | 'turn_id'>,
   runId: string,
   frameId: string,
   step: number,

@@ -5,9 +5,30 @@ export type {
   StepNext,
   StepResult,
 } from './agentRunner.js';
-export type { JobType } from './jobs.js';
-export { Job } from './jobs.js';
+export { NO_RUNNERS } from './agentRunner.js';
+export type { JobRun } from './agentSteps.js';
+export { MAX_AGENT_TEXT } from './agentSteps.js';
+export type {
+  Channel,
+  ChannelContext,
+  ChannelFactory,
+  HttpRequest,
+  HttpResponse,
+  Route,
+  RouteRequest,
+} from './channel.js';
+export { HttpError } from './channel.js';
+export type { JobOutcome } from './commit.js';
+export { processJob, processJobRetryingRaces } from './commit.js';
+export type { DialogueParts, HttpRuntime, Runtime, RuntimeParts } from './createRuntime.js';
+export { createRuntime } from './createRuntime.js';
+export { deliverOutbox } from './delivery.js';
+export type { HttpApi, HttpApiOptions } from './httpApi.js';
+export { bodyTooLarge, createHttpApi, headerOf, MAX_BODY_BYTES } from './httpApi.js';
+export type { DecodedJob, JobType } from './jobs.js';
+export { decodeJob, Job, RECENT_JOBS } from './jobs.js';
 export { OutboundMessage, Outbox, SequencedEvent } from './outbox.js';
+export { outputRouter, UnknownChannelError } from './outputRouter.js';
 export type {
   AgentRunRecord,
   CommitRequest,
@@ -20,7 +41,9 @@ export type {
   SecretStore,
 } from './ports.js';
 export { ConcurrentUpdateError } from './ports.js';
-export type { JobOutcome, RuntimeDeps } from './processor.js';
-export { deliverOutbox, processJob, processJobRetryingRaces } from './processor.js';
+export { recoverPendingWork } from './recovery.js';
+export { BASE_DELAY_MS, JITTER, MAX_RETRIES, retryDelay } from './retryPolicy.js';
+export { RUN_RECORD_VERSION, RunRecordError, RunState } from './runRecords.js';
+export type { RuntimeDeps } from './runtimeDeps.js';
 export type { JobSource, ReceivedJob, WorkerLogger, WorkerLoopOptions } from './worker.js';
 export { runWorkerLoop } from './worker.js';

@@ -40,3 +40,26 @@ export const Job = z.discriminatedUnion('type', [
 ]);
 export type Job = z.infer<typeof Job>;
 export type JobType = Job['type'];
+
+/** How many job ids a head remembers to recognise a job delivered again. */
+export const RECENT_JOBS = 50;
+
+/** A queue message's body decoded: a job, or why it is not one (never quoting the body). */
+export type DecodedJob = { ok: true; job: Job } | { ok: false; reason: string };
+
+/** Decodes a queue message's body into a job. */
+export function decodeJob(body: string | undefined): DecodedJob {
+  let data: unknown;
+  try {
+    data = JSON.parse(body ?? '');
+  } catch {
+    // The parser's message quotes the body, which is not ours to log.
+    return { ok: false, reason: 'body is not JSON' };
+  }
+  const result = Job.safeParse(data);
+  if (result.success) return { ok: true, job: result.data };
+  return {
+    ok: false,
+    reason: `body is not a job: ${z.prettifyError(result.error).replaceAll('\n', '; ')}`,
+  };
+}

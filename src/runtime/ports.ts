@@ -15,6 +15,8 @@ export interface ConversationHead {
   readonly nextSeq: number;
   /** Active agent runs: run id → id of the job that wrote the run's current record. */
   readonly runs: Readonly<Record<string, string>>;
+  /** The channel the user last wrote on: where the conversation's messages go. */
+  readonly channel: string;
 }
 
 /** A sub agent's run state between its steps, opaque to the runtime. */

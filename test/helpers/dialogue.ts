@@ -86,24 +86,18 @@ export interface TestPorts extends DialoguePorts {
   readonly llm: ScriptedLlm;
   readonly agents: ScriptedAgents;
   readonly mcp: ScriptedTools;
-  readonly sleeps: number[];
 }
 
 /** Ports with scripted peers, a clock that ticks a second per reading and no randomness. */
 export function testPorts(actions: ActionPort = NO_ACTIONS): TestPorts {
   let clock = Date.UTC(2026, 0, 1);
-  const sleeps: number[] = [];
   return {
     llm: new ScriptedLlm(),
     agents: new ScriptedAgents(),
     mcp: new ScriptedTools(),
     actions,
     now: () => (clock += 1000),
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
     random: () => 0,
-    sleeps,
   };
 }
 

@@ -8,12 +8,16 @@ import { SqsJobReceiver } from '../../src/adapters/aws/sqsJobReceiver.js';
 import { SqsJobSource } from '../../src/adapters/aws/sqsJobSource.js';
 import type { StoreMeter } from '../../src/adapters/aws/storeMeter.js';
 import { ensureQueues } from '../../src/adapters/local/emulators.js';
+import { standardChannels } from '../../src/channels/index.js';
 import type { Assistant } from '../../src/config/index.js';
-import { DialogueEngine, NO_ACTIONS } from '../../src/dialogue/index.js';
+import { NO_ACTIONS } from '../../src/dialogue/index.js';
 import {
   type AgentRunners,
   ConcurrentUpdateError,
+  createRuntime,
+  type HttpApi,
   type Job,
+  NO_RUNNERS,
   processJob,
   type RuntimeDeps,
   runWorkerLoop,
@@ -24,6 +28,8 @@ import type { ProjectFilesSpec } from './project.js';
 
 export interface TestRuntime {
   readonly deps: RuntimeDeps;
+  /** The HTTP API (webhooks wait at most `replyWaitMs`, 0 by default). */
+  readonly http: HttpApi;
   readonly jobsQueueUrl: string;
   readonly delayQueueUrl: string;
   readonly store: DynamoConversationStore;
@@ -41,7 +47,13 @@ export interface TestRuntime {
 export async function testRuntime(
   emulators: Emulators,
   assistant: Assistant,
-  options: { runners?: AgentRunners; meter?: StoreMeter; llm?: ScriptedLlm } = {},
+  options: {
+    runners?: AgentRunners;
+    meter?: StoreMeter;
+    llm?: ScriptedLlm;
+    random?: () => number;
+    replyWaitMs?: number;
+  } = {},
 ): Promise<TestRuntime> {
   const now = () => Date.now();
   const { documents, tableName, sqs } = emulators;
@@ -74,24 +86,29 @@ export async function testRuntime(
     error: (m: string, f?: Record<string, unknown>) =>
       logs.push(`error ${m} ${JSON.stringify(f ?? {})}`),
   };
-  const deps: RuntimeDeps = {
-    engine: new DialogueEngine(assistant),
+  const runtime = createRuntime({
     store,
     queue,
-    output: replies,
-    runners: options.runners ?? { runnerFor: () => undefined },
-    ports: {
-      llm,
-      mcp: new ScriptedTools(),
+    replies,
+    channels: standardChannels,
+    now,
+    newId: randomUUID,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    http: { replyWaitMs: options.replyWaitMs ?? 0 },
+    dialogue: {
+      assistant,
+      models: () => llm,
       actions: NO_ACTIONS,
-      now,
-      sleep: async () => {},
-      random: () => 0,
+      mcp: new ScriptedTools(),
+      runners: options.runners ?? NO_RUNNERS,
+      random: options.random ?? (() => 0),
     },
-  };
+  });
+  const { deps } = runtime;
   const receiver = new SqsJobReceiver(sqs);
   return {
     deps,
+    http: runtime.http,
     jobsQueueUrl: queues.jobsQueueUrl,
     delayQueueUrl: queues.delayQueueUrl,
     store,

@@ -72,10 +72,11 @@ describe('StatelessStack', () => {
   let built: Built;
   let template: Template;
 
+  // Synthesis bundles three functions with esbuild: seconds on an idle machine, more on a busy one.
   beforeAll(async () => {
     built = await build();
     template = built.template;
-  });
+  }, 60_000);
 
   it('runs every handler on Node.js 22 on ARM, with active tracing and JSON logs', () => {
     template.resourcePropertiesCountIs(

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { parseState } from '../../dialogue/index.js';
+import { RECENT_JOBS } from '../../runtime/jobs.js';
 import { Outbox, SequencedEvent } from '../../runtime/outbox.js';
 import type { AgentRunRecord, ConversationHead } from '../../runtime/ports.js';
 import { StoredDataError } from './storeErrors.js';
-
-/** How many job ids a head remembers for deduplication. */
-export const RECENT_JOBS_LIMIT = 50;
 
 const HeadItem = z.object({
   version: z.number().int().min(1),
@@ -14,6 +12,8 @@ const HeadItem = z.object({
   recent_jobs: z.array(z.string()),
   next_seq: z.number().int().min(0),
   runs: z.record(z.string(), z.string()),
+  // Heads written before the channel was kept all came from the REST channel, the only one then.
+  channel: z.string().default('rest'),
 });
 
 const RunItem = z.object({
@@ -31,9 +31,10 @@ export function headAttributes(head: ConversationHead): Record<string, unknown> 
     version: head.version,
     state: JSON.stringify(head.state),
     ...(head.outbox === undefined ? {} : { outbox: JSON.stringify(head.outbox) }),
-    recent_jobs: head.recentJobs.slice(-RECENT_JOBS_LIMIT),
+    recent_jobs: head.recentJobs.slice(-RECENT_JOBS),
     next_seq: head.nextSeq,
     runs: { ...head.runs },
+    channel: head.channel,
   };
 }
 
@@ -48,6 +49,7 @@ export function parseHead(conversationId: string, item: unknown): ConversationHe
       recentJobs: stored.recent_jobs,
       nextSeq: stored.next_seq,
       runs: stored.runs,
+      channel: stored.channel,
     };
   });
 }

@@ -5,8 +5,7 @@ import {
   type ReceiveMessageCommandOutput,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
-import { Job } from '../../runtime/jobs.js';
+import { decodeJob, type Job } from '../../runtime/jobs.js';
 
 /** A received message: a job, or a poison message to delete and report (its body is not kept). */
 export type ReceivedMessage =
@@ -56,7 +55,7 @@ export class SqsJobReceiver {
         receiptHandle: message.ReceiptHandle,
         receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? 1),
       };
-      const parsed = parseJob(message.Body);
+      const parsed = decodeJob(message.Body);
       return [
         parsed.ok
           ? { kind: 'job' as const, job: parsed.job, ...base }
@@ -81,22 +80,4 @@ export class SqsJobReceiver {
       }),
     );
   }
-}
-
-function parseJob(
-  body: string | undefined,
-): { ok: true; job: Job } | { ok: false; reason: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(body ?? '');
-  } catch {
-    // The parser's message quotes the body, which is not ours to log.
-    return { ok: false, reason: 'body is not JSON' };
-  }
-  const result = Job.safeParse(data);
-  if (result.success) return { ok: true, job: result.data };
-  return {
-    ok: false,
-    reason: `body is not a job: ${z.prettifyError(result.error).replaceAll('\n', '; ')}`,
-  };
 }

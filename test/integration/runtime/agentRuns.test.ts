@@ -1,5 +1,6 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { readTracker } from '../../../src/channels/tracker.js';
 import {
   type AgentRunner,
@@ -24,23 +25,21 @@ const FILES = {
     'agent:\n  name: researcher\n  description: Researches.\nconnections:\n  mcp_servers:\n    - name: tools\n',
 };
 
-interface CountingData {
-  readonly remaining: number;
-  readonly failuresLeft: number;
-}
+const CountingData = z.object({ remaining: z.number(), failuresLeft: z.number() });
+type CountingData = z.infer<typeof CountingData>;
 
 /** A runner that works for a few steps (one of them delayed), then completes. */
 function countingRunner(
   steps: number,
   failures = 0,
   alwaysFail = false,
-): AgentRunner & { calls: number } {
+): AgentRunner<CountingData> & { calls: number } {
   const runner = {
     calls: 0,
+    dataSchema: CountingData,
     start: (): CountingData => ({ remaining: steps, failuresLeft: failures }),
-    step: async (raw: unknown): Promise<StepResult> => {
+    step: async (data: CountingData): Promise<StepResult<CountingData>> => {
       runner.calls += 1;
-      const data = raw as CountingData;
       if (alwaysFail || data.failuresLeft > 0) throw new Error('tool server unreachable');
       if (data.remaining > 1) {
         return {
@@ -89,11 +88,11 @@ async function pendingStep(
 const suite = runtimeSuite(FILES);
 
 /** A runner whose every step sends a long message, then finishes after `steps` steps. */
-function chattyRunner(steps: number, chars: number): AgentRunner {
+function chattyRunner(steps: number, chars: number): AgentRunner<{ left: number }> {
   return {
+    dataSchema: z.object({ left: z.number() }),
     start: () => ({ left: steps }),
-    step: async (raw) => {
-      const { left } = raw as { left: number };
+    step: async ({ left }) => {
       const text = 'x'.repeat(chars);
       if (left > 1)
         return { data: { left: left - 1 }, messages: [{ text }], next: { type: 'continue' } };
@@ -106,12 +105,13 @@ function chattyRunner(steps: number, chars: number): AgentRunner {
 }
 
 /** A runner that fails the first time it gets an update, and records the updates it got. */
-function updateRunner(): AgentRunner & { updates: unknown[] } {
+function updateRunner(): AgentRunner<object> & { updates: unknown[] } {
   const runner = {
     updates: [] as unknown[],
     failedOnce: false,
+    dataSchema: z.object({}),
     start: () => ({}),
-    step: async (data: unknown, context: { update?: unknown }) => {
+    step: async (data: object, context: { update?: unknown }) => {
       if (context.update !== undefined) {
         runner.updates.push(context.update);
         if (!runner.failedOnce) {

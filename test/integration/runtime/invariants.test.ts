@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { type HttpApiDeps, handleHttp } from '../../../src/channels/httpApi.js';
 import { readTracker } from '../../../src/channels/tracker.js';
 import { replay } from '../../../src/dialogue/index.js';
 import {
@@ -153,25 +152,13 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
 
   it('refuses malformed or oversized webhook bodies with a reason and writes nothing', async () => {
     const rt = await suite.runtime();
-    const api: HttpApiDeps = {
-      queue: rt.queue,
-      replies: rt.replies,
-      store: rt.store,
-      newId: () => 'unused',
-      now: Date.now,
-      sleep: async () => {},
-      replyWaitMs: 0,
-    };
     const post = (body: string, contentType = 'application/json') =>
-      handleHttp(
-        {
-          method: 'POST',
-          path: '/webhooks/rest/webhook',
-          headers: { 'content-type': contentType },
-          body,
-        },
-        api,
-      );
+      rt.http.handle({
+        method: 'POST',
+        path: '/webhooks/rest/webhook',
+        headers: { 'content-type': contentType },
+        body,
+      });
     const before = await rt.scanTable();
     const cases: [string, string, number, string][] = [
       ['{"sender": "a", "message": ', 'application/json', 400, 'the body is not valid JSON'],
@@ -230,10 +217,11 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
       const response = await post(body, type);
       expect({ status: response.status, body: response.body }).toEqual({ status, body: { error } });
     }
-    const badPath = await handleHttp(
-      { method: 'GET', path: '/conversations/%E0%A4%A/tracker', headers: {} },
-      api,
-    );
+    const badPath = await rt.http.handle({
+      method: 'GET',
+      path: '/conversations/%E0%A4%A/tracker',
+      headers: {},
+    });
     expect(badPath).toEqual({
       status: 400,
       body: { error: 'the sender id in the path is not valid percent-encoding' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { scanConversationIds } from '../../../src/adapters/aws/scanConversations.js';
-import { recoverPendingWork } from '../../../src/cli/recover.js';
-import { type AgentRunner, processJob } from '../../../src/runtime/index.js';
+import { type AgentRunner, processJob, recoverPendingWork } from '../../../src/runtime/index.js';
 import { NEVER, runtimeSuite, userMessage } from '../../helpers/runtime.js';
 
 const FILES = {
@@ -13,7 +13,8 @@ const FILES = {
     'agent:\n  name: researcher\n  description: Researches.\nconnections:\n  mcp_servers:\n    - name: tools\n',
 };
 
-const doneRunner: AgentRunner = {
+const doneRunner: AgentRunner<object> = {
+  dataSchema: z.object({}),
   start: () => ({}),
   step: async (data) => ({
     data,

@@ -75,6 +75,7 @@ function commitAfter(
       recentJobs: [...(previous?.recentJobs ?? []), jobId],
       nextSeq: nextSeq + events.length,
       runs: Object.fromEntries(runs.map((run) => [run.runId, run.jobId])),
+      channel: 'rest',
     },
   };
 }

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { standardChannels } from '../../channels/index.js';
+import type { Assistant } from '../../config/index.js';
+import type { LlmPort } from '../../dialogue/index.js';
+import { loadProjectActions } from '../../extensions/index.js';
+import { hasModelAccess, modelFactory } from '../../llm/index.js';
+import { UNAVAILABLE_TOOLS } from '../../mcp/index.js';
+import {
+  ConcurrentUpdateError,
+  createRuntime,
+  NO_RUNNERS,
+  type Runtime,
+  runWorkerLoop,
+  type WorkerLogger,
+} from '../../runtime/index.js';
+import { DynamoConversationStore } from '../aws/dynamoConversationStore.js';
+import { DynamoReplyStore } from '../aws/dynamoReplyStore.js';
+import { scanConversationIds } from '../aws/scanConversations.js';
+import { DelayedJobForwarder, SqsJobQueue } from '../aws/sqsJobQueue.js';
+import { SqsJobReceiver } from '../aws/sqsJobReceiver.js';
+import { SqsJobSource } from '../aws/sqsJobSource.js';
+import {
+  ensureQueues,
+  ensureTable,
+  localAwsConfig,
+  type RunningEmulator,
+  startDynalite,
+  startFauxqs,
+} from './emulators.js';
+import { serveHttp } from './httpServer.js';
+import { LocalSecretStore } from './localSecretStore.js';
+
+export const LOCAL_TABLE = 'switchboard';
+const QUEUE_PREFIX = 'switchboard';
+const TTL_SECONDS = 30 * 24 * 3600;
+/** Worker loops on the job queue. */
+const WORKER_LOOPS = 4;
+/** How long jobs in progress may go on after a stop request. */
+const STOP_GRACE_MS = 10_000;
+
+export interface LocalStackOptions {
+  readonly assistant: Assistant;
+  readonly port: number;
+  /** Keep conversations in this folder across restarts (in memory otherwise). */
+  readonly dataDir?: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Overrides the model (tests pass a scripted one). */
+  readonly llm?: LlmPort;
+  /** How long the REST webhook waits for a turn to settle. */
+  readonly replyWaitMs?: number;
+  readonly announce: (line: string) => void;
+}
+
+export interface LocalStack {
+  readonly url: string;
+  readonly runtime: Runtime;
+  stop(): Promise<void>;
+}
+
+/**
+ * The runtime on one machine: the same DynamoDB and SQS adapters as on AWS, against dynalite
+ * and fauxqs in this process, worker loops on the job queue, a loop that releases delayed jobs,
+ * and the HTTP API on loopback.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const { assistant, env } = options;
+  const logger = new Logger({
+    serviceName: 'switchboard',
+    logLevel: (env.SWITCHBOARD_LOG_LEVEL ?? 'WARN') as 'WARN',
+  });
+  const log = workerLogger(logger);
+  const emulators: RunningEmulator[] = [];
+  try {
+    const dynamo = await startDynalite(
+      options.dataDir ? { path: path.resolve(options.dataDir, 'dynamodb') } : {},
+    );
+    emulators.push(dynamo);
+    const sqsEmulator = await startFauxqs();
+    emulators.push(sqsEmulator);
+
+    const dynamoClient = new DynamoDBClient(localAwsConfig(dynamo.endpoint));
+    const documents = DynamoDBDocumentClient.from(dynamoClient, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    const sqs = new SQSClient(localAwsConfig(sqsEmulator.endpoint));
+    await ensureTable(dynamoClient, LOCAL_TABLE);
+    const queues = await ensureQueues(sqs, { prefix: QUEUE_PREFIX, visibilityTimeoutSeconds: 30 });
+
+    const now = () => Date.now();
+    const queueOptions = {
+      client: sqs,
+      jobsQueueUrl: queues.jobsQueueUrl,
+      delayQueueUrl: queues.delayQueueUrl,
+      now,
+    };
+    const table = { client: documents, tableName: LOCAL_TABLE, ttlSeconds: TTL_SECONDS, now };
+    const secrets = new LocalSecretStore({
+      file: path.join(assistant.projectDir, '.secrets.json'),
+      env,
+    });
+    if (!options.llm && !hasModelAccess(assistant.commandGenerator.llm, assistant, env)) {
+      options.announce(
+        'no OPENAI_API_KEY or model api_base: using the scripted demo model, which plays the demo conversation of the README',
+      );
+    }
+    const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
+    const { llm } = options;
+    const serverStopping = new AbortController();
+    const runtime = createRuntime({
+      store: new DynamoConversationStore(table),
+      queue: new SqsJobQueue(queueOptions),
+      replies: new DynamoReplyStore(table),
+      channels: standardChannels,
+      now,
+      newId: randomUUID,
+      sleep: (ms) => sleep(ms),
+      http: {
+        replyWaitMs: options.replyWaitMs ?? 10_000,
+        stopping: serverStopping.signal,
+        ...(env.SWITCHBOARD_REST_TOKEN
+          ? { authToken: async () => env.SWITCHBOARD_REST_TOKEN }
+          : {}),
+      },
+      dialogue: {
+        assistant,
+        models: llm ? () => llm : models,
+        actions: await loadProjectActions(assistant),
+        mcp: UNAVAILABLE_TOOLS,
+        runners: NO_RUNNERS,
+        random: Math.random,
+      },
+    });
+
+    if (options.dataDir) {
+      const resumed = await runtime.recover(await scanConversationIds(documents, LOCAL_TABLE));
+      if (resumed > 0) options.announce(`resumed ${resumed} agent run(s) left by the previous run`);
+    }
+
+    const stopping = new AbortController();
+    // Jobs in progress get a little time to finish when the stack stops, then are aborted.
+    const jobsDeadline = new AbortController();
+    const receiver = new SqsJobReceiver(sqs);
+    // Several loops, as several Lambda workers would: the FIFO queue keeps each conversation serial.
+    const jobs = Promise.all(
+      Array.from({ length: WORKER_LOOPS }, () =>
+        runWorkerLoop({
+          source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
+          process: (job, signal) => runtime.processJob(job, signal),
+          isRetryable: (error) => error instanceof ConcurrentUpdateError,
+          logger: log,
+          signal: stopping.signal,
+          jobSignal: jobsDeadline.signal,
+        }),
+      ),
+    );
+    const forwarder = new DelayedJobForwarder(queueOptions);
+    const delayed = runWorkerLoop({
+      source: new SqsJobSource(receiver, queues.delayQueueUrl, log),
+      process: (job) => forwarder.forward(job),
+      isRetryable: () => false,
+      logger: log,
+      signal: stopping.signal,
+    });
+
+    const server = await serveHttp(runtime.http, options.port, logger);
+    return {
+      url: server.url,
+      runtime,
+      stop: async () => {
+        // Waiting webhooks answer with what they have; no new requests, so no job is queued
+        // after the loops stop taking them.
+        serverStopping.abort();
+        await server.close();
+        stopping.abort();
+        const deadline = setTimeout(
+          () => jobsDeadline.abort(new Error('the stack is stopping')),
+          STOP_GRACE_MS,
+        );
+        await Promise.allSettled([jobs, delayed]);
+        clearTimeout(deadline);
+        sqs.destroy();
+        dynamoClient.destroy();
+        await closeAll(emulators);
+      },
+    };
+  } catch (error) {
+    await closeAll(emulators);
+    throw error;
+  }
+}
+
+/** Powertools' logger as the worker loop logs. */
+function workerLogger(logger: Logger): WorkerLogger {
+  const at =
+    (level: 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) =>
+      fields ? logger[level](message, fields) : logger[level](message);
+  return { info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+async function closeAll(emulators: readonly RunningEmulator[]): Promise<void> {
+  await Promise.allSettled([...emulators].reverse().map((e) => e.close()));
+}

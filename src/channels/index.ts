@@ -1,0 +1,22 @@
+import type { Channel, ChannelContext } from '../runtime/index.js';
+import { healthChannel } from './health.js';
+import { restChannel } from './rest.js';
+import { trackerChannel } from './tracker.js';
+
+export type { RestReply, RestWebhookBody } from './rest.js';
+export {
+  parseRestWebhook,
+  REST_CHANNEL,
+  REST_LIMITS,
+  restChannel,
+  restMessageJob,
+  toRestReply,
+} from './rest.js';
+export type { TrackerView } from './tracker.js';
+export { readTracker, trackerChannel } from './tracker.js';
+export { healthChannel };
+
+/** The channels every deployment serves: health, the REST webhook and the tracker. */
+export function standardChannels(context: ChannelContext): readonly Channel[] {
+  return [healthChannel(), restChannel(context), trackerChannel(context)];
+}

@@ -1,0 +1,56 @@
+import type { Assistant, Environment, LlmConfig } from '../config/index.js';
+import type { LlmPort } from '../dialogue/index.js';
+import { DemoCommandModel } from './demoModel.js';
+import { chatModelFor, hasModelAccess } from './resolve.js';
+
+/** The model an `llm` block selects (undefined: the default model). */
+export type ModelFactory = (llm: LlmConfig | undefined) => LlmPort;
+
+/** Where credentials are resolved: a secret store by name. */
+export interface SecretLookup {
+  get(name: string): Promise<string>;
+}
+
+export interface ModelFactoryOptions {
+  readonly assistant: Assistant;
+  readonly env: Environment;
+  readonly secrets: SecretLookup;
+  /**
+   * Without an API key variable, a model `api_key` or an `api_base`: `demo` plays the scripted
+   * demo model (local development); `{ keySecret }` reads the OpenAI key from that secret
+   * (a deployment keeps it in Secrets Manager).
+   */
+  readonly withoutAccess: 'demo' | { readonly keySecret: string };
+}
+
+/**
+ * Models for `llm` blocks, each built on first use (so that a cold start reads no secret) and
+ * built again after a failed build.
+ */
+export function modelFactory(options: ModelFactoryOptions): ModelFactory {
+  const { assistant, env, secrets, withoutAccess } = options;
+  const resolver = { resolve: (ref: { secret: string }) => secrets.get(ref.secret) };
+  return (llm) => {
+    if (!hasModelAccess(llm, assistant, env)) {
+      if (withoutAccess === 'demo') return new DemoCommandModel();
+      return lazyModel(async () => {
+        const key = await secrets.get(withoutAccess.keySecret);
+        return chatModelFor(llm, assistant, resolver, { ...env, OPENAI_API_KEY: key });
+      });
+    }
+    return lazyModel(() => chatModelFor(llm, assistant, resolver, env));
+  };
+}
+
+function lazyModel(build: () => Promise<LlmPort>): LlmPort {
+  let model: Promise<LlmPort> | undefined;
+  return {
+    complete: async (request) => {
+      model ??= build().catch((error: unknown) => {
+        model = undefined;
+        throw error;
+      });
+      return (await model).complete(request);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The channel seam: every way into and out of a conversation (the REST webhook, the tracker,
+ * messaging platforms, the A2A push receiver, the A2A server, a streaming web chat) is one
+ * `Channel`: its HTTP routes turn requests into jobs or answers, and its output (if it carries
+ * conversations) delivers the bot's replies.
+ */
+import type { ConversationStore, JobQueue, OutputChannel, ReplyStore } from './ports.js';
+
+/** An HTTP request, whatever carried it (node:http locally, API Gateway on AWS). */
+export interface HttpRequest {
+  readonly method: string;
+  /** The path, possibly with a query string. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body?: string;
+}
+
+/** An HTTP answer; the body is sent as JSON. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A request refused with a status and a reason the caller can act on. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    reason: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+  }
+}
+
+/** A request as a route sees it: the path's parameters decoded. */
+export interface RouteRequest extends HttpRequest {
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** One HTTP route of a channel. */
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  /** A path such as `/conversations/{sender}/tracker`; `{name}` matches one segment. */
+  readonly path: string;
+  /** Whether the route needs the API token, when one is configured. */
+  readonly authenticated: boolean;
+  handle(request: RouteRequest): Promise<HttpResponse>;
+}
+
+/** An inbound and outbound integration. */
+export interface Channel {
+  /** The name jobs and conversations carry (`rest`); replies are routed by it. */
+  readonly name: string;
+  readonly routes: readonly Route[];
+  /** Delivers the replies of conversations on this channel; absent for channels that carry none. */
+  readonly output?: OutputChannel;
+  /** Whether the channel can show text while it is generated (best-effort previews). */
+  readonly streams: boolean;
+}
+
+/** What channels are built from: the runtime's stores and queue, a clock and their settings. */
+export interface ChannelContext {
+  readonly queue: JobQueue;
+  readonly store: ConversationStore;
+  readonly replies: ReplyStore;
+  readonly newId: () => string;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+  /** How long a webhook that answers with the turn's replies waits for the turn to settle. */
+  readonly replyWaitMs: number;
+  /** Aborted when the server stops: waiting webhooks answer with what they have. */
+  readonly stopping?: AbortSignal;
+}
+
+/** Builds the channels of a deployment. */
+export type ChannelFactory = (context: ChannelContext) => readonly Channel[];

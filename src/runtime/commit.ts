@@ -1,0 +1,166 @@
+/**
+ * The commit protocol of a job: load the conversation's head, deliver an outbox a crash left
+ * behind, skip a job that already ran, run the job, then commit the new head together with its
+ * outbox (events, messages, follow-up jobs) on the condition that the version is still the one
+ * loaded, and deliver that outbox. The head is the commit point: run records are written first
+ * under per-attempt keys, so a losing concurrent attempt never overwrites the winner's.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConversationState } from '../dialogue/index.js';
+import { type JobRun, runAgentStep } from './agentSteps.js';
+import { deliverOutbox } from './delivery.js';
+import { DurableAgentPort } from './durableAgents.js';
+import { type Job, RECENT_JOBS } from './jobs.js';
+import type { Outbox } from './outbox.js';
+import { type AgentRunRecord, ConcurrentUpdateError, type ConversationHead } from './ports.js';
+import { loadRunState, RunRecordError } from './runRecords.js';
+import type { RuntimeDeps } from './runtimeDeps.js';
+
+export type JobOutcome = 'done' | 'duplicate' | 'stale';
+
+/** Runs one job under the commit protocol (see the module's header). */
+export async function processJob(
+  job: Job,
+  deps: RuntimeDeps,
+  signal: AbortSignal,
+): Promise<JobOutcome> {
+  const head = await deps.store.load(job.conversation_id);
+  if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, deps);
+  if (head?.recentJobs.includes(job.id)) return 'duplicate';
+
+  const state = head?.state ?? deps.engine.start(job.conversation_id);
+  const run = await runJob(job, state, head, deps, signal);
+  if (!run) return 'stale';
+  const { agents } = run;
+
+  const version = (head?.version ?? 0) + 1;
+  const nextSeq = head?.nextSeq ?? 0;
+  // Each attempt writes its own record, so a losing concurrent attempt cannot overwrite the winner's.
+  const attempt = randomUUID().slice(0, 8);
+  const records = [...agents.records, ...run.records].map((r) => ({
+    ...r,
+    jobId: `${r.jobId}.${attempt}`,
+  }));
+  const runs = activeRuns(deps, run.result.state, { ...head?.runs }, records);
+  const outbox: Outbox = {
+    job_id: job.id,
+    turn_id: job.turn_id,
+    channel: run.channel,
+    version,
+    events: run.result.events.map((event, i) => ({ seq: nextSeq + i, event })),
+    messages: run.result.messages.map((message, i) => ({
+      id: `${job.id}#${i}`,
+      recipient_id: job.conversation_id,
+      message,
+    })),
+    // The turn is over once this job queued no more work for it.
+    settled: agents.jobs.length === 0 && run.jobs.length === 0,
+    settle_turns: await turnsOfDroppedRuns(job, head, runs, deps),
+    jobs: [...agents.jobs, ...run.jobs],
+  };
+  const newHead: ConversationHead = {
+    version,
+    state: run.result.state,
+    outbox,
+    recentJobs: [...(head?.recentJobs ?? []), job.id].slice(-RECENT_JOBS),
+    nextSeq: nextSeq + outbox.events.length,
+    runs,
+    channel: job.type === 'user_message' ? job.channel : (head?.channel ?? run.channel),
+  };
+  await deps.store.commit({
+    conversationId: job.conversation_id,
+    expectedVersion: head?.version ?? 0,
+    head: newHead,
+    runs: records,
+  });
+  await deliverOutbox(job.conversation_id, outbox, deps);
+  return 'done';
+}
+
+/**
+ * Runs a job, running it again at once (up to `attempts` times) when another job of the same
+ * conversation committed first: on AWS a failed FIFO message would otherwise wait out its
+ * visibility timeout.
+ */
+export async function processJobRetryingRaces(
+  job: Job,
+  deps: RuntimeDeps,
+  signal: AbortSignal,
+  attempts = 3,
+): Promise<JobOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await processJob(job, deps, signal);
+    } catch (error) {
+      if (!(error instanceof ConcurrentUpdateError) || attempt >= attempts) throw error;
+    }
+  }
+}
+
+async function runJob(
+  job: Job,
+  state: ConversationState,
+  head: ConversationHead | undefined,
+  deps: RuntimeDeps,
+  signal: AbortSignal,
+): Promise<JobRun | undefined> {
+  switch (job.type) {
+    case 'user_message': {
+      const agents = new DurableAgentPort(deps.runners, job, job.channel);
+      const result = await deps.engine.handleMessage(
+        state,
+        { text: job.text, ...(job.metadata ? { metadata: job.metadata } : {}) },
+        { ...deps.ports, agents },
+        { channel: job.channel, signal },
+      );
+      return { channel: job.channel, agents, result, records: [], jobs: [] };
+    }
+    case 'agent_step':
+    case 'agent_update':
+      return runAgentStep(job, state, head, deps, signal);
+    default:
+      return assertNever(job);
+  }
+}
+
+/**
+ * The turns of runs that ended in this job without being this job's own (a cancelled flow took
+ * them along): their waiting webhooks must hear that they are over. Reads the dropped runs'
+ * records, which happens only when runs are cancelled; an unreadable record has no turn to end.
+ */
+async function turnsOfDroppedRuns(
+  job: Job,
+  head: ConversationHead | undefined,
+  runs: Readonly<Record<string, string>>,
+  deps: RuntimeDeps,
+): Promise<string[]> {
+  const own = job.type === 'user_message' ? undefined : job.run_id;
+  const turns = new Set<string>();
+  for (const [runId, pointer] of Object.entries(head?.runs ?? {})) {
+    if (runId in runs || runId === own) continue;
+    try {
+      const turn = (await loadRunState(deps.store, job.conversation_id, runId, pointer))?.turnId;
+      if (turn && turn !== job.turn_id) turns.add(turn);
+    } catch (error) {
+      if (!(error instanceof RunRecordError)) throw error;
+    }
+  }
+  return [...turns];
+}
+
+/** Run pointers of the runs the conversation still waits for; cancelled or finished ones go. */
+function activeRuns(
+  deps: RuntimeDeps,
+  state: ConversationState,
+  previous: Record<string, string>,
+  written: readonly AgentRunRecord[],
+): Record<string, string> {
+  const pointers = { ...previous };
+  for (const record of written) pointers[record.runId] = record.jobId;
+  const active = deps.engine.activeRunIds(state);
+  return Object.fromEntries(Object.entries(pointers).filter(([runId]) => active.has(runId)));
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown job ${JSON.stringify(value)}`);
+}

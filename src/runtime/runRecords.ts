@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { AgentRunner } from './agentRunner.js';
+import type { AgentRunRecord, ConversationStore } from './ports.js';
+
+/** The version of run records this build writes. */
+export const RUN_RECORD_VERSION = 1;
+
+/**
+ * The runtime's part of a run record: where the run stands between its steps. The runner's own
+ * data sits in `runner`, parsed with the runner's schema (see `parseRunnerData`).
+ */
+export const RunState = z.object({
+  // Records of the first build carry no version; they have exactly this shape.
+  version: z.literal(RUN_RECORD_VERSION).default(RUN_RECORD_VERSION),
+  runner: z.unknown(),
+  /** Consecutive failed steps, for the retry policy. */
+  failures: z.number().int().min(0),
+  /** The agent frame the run works for. */
+  frameId: z.string(),
+  /** Steps run so far; the step job numbered `steps` is the only one that may run next. */
+  steps: z.number().int().min(0),
+  /** The channel of the conversation, for the run's messages. */
+  channel: z.string(),
+  /** The turn that started the run: its replies, and its end, belong to that turn. */
+  turnId: z.string(),
+  /** When the next step may run (ms since the epoch), if it was delayed. */
+  notBefore: z.number().optional(),
+  /** A pushed update whose step failed: the retry takes it again. */
+  pendingUpdate: z.unknown().optional(),
+});
+export type RunState = z.infer<typeof RunState>;
+
+/** A run record that this build cannot read: an unknown version, or data of the wrong shape. */
+export class RunRecordError extends Error {
+  override readonly name = 'RunRecordError';
+  constructor(
+    readonly runId: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the record of run ${runId} cannot be read: ${reason}`, options);
+  }
+}
+
+/** Parses the runtime's part of a stored run record; refuses unknown versions. */
+export function parseRunState(record: AgentRunRecord): RunState {
+  const version = (record.data as { version?: unknown } | null)?.version;
+  if (version !== undefined && version !== RUN_RECORD_VERSION) {
+    throw new RunRecordError(
+      record.runId,
+      `version ${String(version)} is not supported (this build reads version ${RUN_RECORD_VERSION})`,
+    );
+  }
+  const parsed = RunState.safeParse(record.data);
+  if (!parsed.success) {
+    throw new RunRecordError(record.runId, z.prettifyError(parsed.error).replaceAll('\n', '; '), {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
+/** Parses the runner's own data of a run with the runner's schema. */
+export function parseRunnerData<T>(runId: string, runner: AgentRunner<T>, data: unknown): T {
+  const parsed = runner.dataSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  throw new RunRecordError(
+    runId,
+    `the runner's data does not fit its schema: ${z.prettifyError(parsed.error).replaceAll('\n', '; ')}`,
+    { cause: parsed.error },
+  );
+}
+
+/** The run's state as its current record holds it, or undefined when the record is gone. */
+export async function loadRunState(
+  store: ConversationStore,
+  conversationId: string,
+  runId: string,
+  pointer: string,
+): Promise<RunState | undefined> {
+  const record = await store.loadRun(conversationId, runId, pointer);
+  return record ? parseRunState(record) : undefined;
+}

@@ -1,0 +1,15 @@
+import type { DialogueEngine, DialoguePorts } from '../dialogue/index.js';
+import type { AgentRunners } from './agentRunner.js';
+import type { ConversationStore, JobQueue, OutputChannel } from './ports.js';
+
+/** Everything a job needs: the engine and the adapters, assembled by `createRuntime`. */
+export interface RuntimeDeps {
+  readonly engine: DialogueEngine;
+  readonly store: ConversationStore;
+  readonly queue: JobQueue;
+  /** Delivers bot messages to the channel each batch names. */
+  readonly output: OutputChannel;
+  readonly runners: AgentRunners;
+  /** The dialogue's ports other than agents (each job gets its own durable agent port). */
+  readonly ports: Omit<DialoguePorts, 'agents'>;
+}
