@@ -53,9 +53,11 @@ export async function testRuntime(
     llm?: ScriptedLlm;
     random?: () => number;
     replyWaitMs?: number;
+    /** The clock (real time by default). */
+    now?: () => number;
   } = {},
 ): Promise<TestRuntime> {
-  const now = () => Date.now();
+  const now = options.now ?? (() => Date.now());
   const { documents, tableName, sqs } = emulators;
   // Each runtime gets fresh queues: jobs another test left behind must not reach it.
   const queues = await ensureQueues(sqs, {

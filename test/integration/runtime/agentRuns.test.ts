@@ -1,11 +1,14 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { conversationKey, runKey } from '../../../src/adapters/aws/dynamoKeys.js';
 import { readTracker } from '../../../src/channels/tracker.js';
 import {
   type AgentRunner,
   type Job,
   processJob,
+  RunState,
   type StepResult,
 } from '../../../src/runtime/index.js';
 import { NEVER, runtimeSuite, type testRuntime, userMessage } from '../../helpers/runtime.js';
@@ -131,6 +134,48 @@ function updateRunner(): AgentRunner<object> & { updates: unknown[] } {
   };
   return runner;
 }
+
+/** A runner whose every step fails in a way worth another try, counting its attempts. */
+function failingRunner(next: StepResult<object>['next']): AgentRunner<object> & { calls: number } {
+  const runner = {
+    calls: 0,
+    dataSchema: z.object({}),
+    start: () => ({}),
+    step: async (data: object): Promise<StepResult<object>> => {
+      runner.calls += 1;
+      return { data, next };
+    },
+  };
+  return runner;
+}
+
+/**
+ * The delayed retry a failed step committed, read from the run's record (the delay queue hides
+ * it until it is due), with the delay it waits.
+ */
+async function delayedRetry(
+  rt: Awaited<ReturnType<typeof testRuntime>>,
+  conversation: string,
+  clock: number,
+): Promise<{ job: Job; delayMs: number }> {
+  const head = await rt.store.load(conversation);
+  const [runId, pointer] = Object.entries(head?.runs ?? {})[0] ?? [];
+  if (!runId || !pointer) throw new Error(`no run in progress for ${conversation}`);
+  const record = await rt.store.loadRun(conversation, runId, pointer);
+  const run = RunState.parse(record?.data);
+  const job: Job = {
+    type: 'agent_step',
+    id: `${runId}#${run.steps}`,
+    conversation_id: conversation,
+    turn_id: run.turnId,
+    frame_id: run.frameId,
+    run_id: runId,
+    step: run.steps,
+  };
+  return { job, delayMs: (run.notBefore ?? clock) - clock };
+}
+
+const INTERNAL_ERROR = 'Sorry, something went wrong on my side. Please try again in a moment.';
 
 describe('durable agent runs', () => {
   it('keep long agent messages from growing the head past an item', async () => {
@@ -281,5 +326,89 @@ describe('durable agent runs', () => {
       (await rt.replies.read('lost', job.turn_id)).messages.map((m) => m.message.text),
     ).toEqual(['Sorry, something went wrong on my side. Please try again in a moment.']);
     expect((await rt.store.load('lost'))?.state.stack).toEqual([]);
+  });
+
+  it("retry a runner's recoverable error as delayed steps after 1, 2 and 4 s, then fail the flow", async () => {
+    const runner = failingRunner({
+      type: 'done',
+      output: { id: 'r', status: 'recoverable_error', errorMessage: 'rate limited' },
+    });
+    const clock = Date.now();
+    const rt = await suite.runtime({
+      runners: { runnerFor: () => runner },
+      now: () => clock,
+    });
+    rt.llm.reply('start flow research');
+    const job = userMessage('recoverable', 'research');
+    await processJob(job, rt.deps, NEVER);
+    let step = await pendingStep(rt, 'recoverable');
+    const delays: number[] = [];
+    for (let retry = 0; retry < 3; retry++) {
+      expect(await processJob(step, rt.deps, NEVER)).toBe('done');
+      const next = await delayedRetry(rt, 'recoverable', clock);
+      delays.push(next.delayMs);
+      step = next.job;
+    }
+    expect(delays).toEqual([1000, 2000, 4000]);
+    expect(await processJob(step, rt.deps, NEVER)).toBe('done');
+    expect(runner.calls).toBe(4);
+    expect(
+      (await rt.replies.read('recoverable', job.turn_id)).messages.map((m) => m.message.text),
+    ).toEqual([INTERNAL_ERROR]);
+    expect((await rt.store.load('recoverable'))?.runs).toEqual({});
+  });
+
+  it('wait at least the retry-after a failing step names, with jitter on the backoff', async () => {
+    const runner = failingRunner({ type: 'retry', reason: '429', retryAfterMs: 30_000 });
+    const clock = Date.now();
+    const rt = await suite.runtime({
+      runners: { runnerFor: () => runner },
+      now: () => clock,
+      random: () => 0.5,
+    });
+    rt.llm.reply('start flow research');
+    await processJob(userMessage('retry-after', 'research'), rt.deps, NEVER);
+    await processJob(await pendingStep(rt, 'retry-after'), rt.deps, NEVER);
+    expect((await delayedRetry(rt, 'retry-after', clock)).delayMs).toBe(30_000);
+  });
+
+  it('refuse a run record of an unknown version: the flow ends with the internal-error pattern, nothing else is lost', async () => {
+    const runner = countingRunner(3);
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    rt.llm.reply('start flow research');
+    const job = userMessage('future', 'research');
+    await processJob(job, rt.deps, NEVER);
+    const step0 = await pendingStep(rt, 'future');
+    const head = await rt.store.load('future');
+    const [runId, pointer] = Object.entries(head?.runs ?? {})[0] ?? ['', ''];
+    const key = { pk: conversationKey('future'), sk: runKey(runId, pointer) };
+    const { documents, tableName } = suite.emulators;
+    const { Item } = await documents.send(new GetCommand({ TableName: tableName, Key: key }));
+    const data = { ...JSON.parse(String(Item?.data)), version: 99 };
+    await documents.send(
+      new PutCommand({ TableName: tableName, Item: { ...Item, data: JSON.stringify(data) } }),
+    );
+
+    expect(await processJob(step0, rt.deps, NEVER)).toBe('done');
+    expect(runner.calls).toBe(0);
+    expect(
+      (await rt.replies.read('future', job.turn_id)).messages.map((m) => m.message.text),
+    ).toEqual([INTERNAL_ERROR]);
+    const after = await rt.store.load('future');
+    expect(after?.state.stack).toEqual([]);
+    expect(after?.runs).toEqual({});
+    expect(after?.recentJobs).toEqual([job.id, step0.id]);
+    const tracker = await readTracker(rt.store, 'future');
+    expect(tracker.events.filter((e) => e.event === 'user').map((e) => e.event)).toEqual(['user']);
+    expect(tracker.events.map((e) => e.event)).toEqual(
+      expect.arrayContaining([
+        'flow_started',
+        'agent_started',
+        'agent_cancelled',
+        'flow_cancelled',
+      ]),
+    );
+    const events = await rt.store.readEvents('future');
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
   });
 });
