@@ -1,0 +1,175 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+  SQSBatchResponse,
+  SQSEvent,
+} from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoConversationStore } from '../../../src/adapters/aws/dynamoConversationStore.js';
+import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
+import { SqsJobQueue } from '../../../src/adapters/aws/sqsJobQueue.js';
+import { startLocalStack } from '../../../src/adapters/local/localStack.js';
+import { generateAssistantBundle } from '../../../src/build/index.js';
+import { Job, type RuntimeParts } from '../../../src/runtime/index.js';
+import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
+import { writeProject } from '../../helpers/project.js';
+import {
+  type FunctionsHarness,
+  httpEvent,
+  lambdaContext,
+  sqsEvent,
+  startFunctionsHarness,
+} from '../functions/harness.js';
+
+// Every runtime this file builds is recorded on its way through the one wiring function.
+const wired = vi.hoisted(() => [] as (RuntimeParts & { dialogue?: unknown })[]);
+vi.mock('../../../src/runtime/createRuntime.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/runtime/createRuntime.js')>();
+  const createRuntime = (parts: RuntimeParts) => {
+    wired.push(parts);
+    return actual.createRuntime(parts);
+  };
+  return { ...actual, createRuntime };
+});
+const bundle = vi.hoisted(() => ({ registryFile: '' }));
+vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
+
+const FILES = {
+  'domain.yml': `intents:
+  - greet
+slots:
+  name:
+    type: text
+responses:
+  utter_ask_name:
+    - text: What is your name?
+  utter_hello:
+    - text: Hello, {name}!
+`,
+  'data/flows.yml': `flows:
+  greet:
+    description: Greet the user by name.
+    nlu_trigger:
+      - intent: greet
+    steps:
+      - collect: name
+      - action: utter_hello
+`,
+};
+
+/** Whether a runtime was built from the DynamoDB and SQS adapters, with or without dialogue. */
+function adapterSet(parts: (typeof wired)[number]) {
+  return {
+    store: parts.store instanceof DynamoConversationStore,
+    queue: parts.queue instanceof SqsJobQueue,
+    replies: parts.replies instanceof DynamoReplyStore,
+    dialogue: parts.dialogue !== undefined,
+  };
+}
+
+const AWS_ADAPTERS = { store: true, queue: true, replies: true };
+
+describe('one wiring for every entry point', () => {
+  let harness: FunctionsHarness | undefined;
+
+  beforeAll(async () => {
+    const dir = await writeProject(FILES);
+    const out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('builds the local stack from the DynamoDB and SQS adapters on the emulators', async () => {
+    const stack = await startLocalStack({
+      assistant: await assistantFrom(FILES),
+      port: 0,
+      env: {},
+      llm: new ScriptedLlm(),
+      announce: () => {},
+    });
+    try {
+      expect(wired.map(adapterSet)).toEqual([{ ...AWS_ADAPTERS, dialogue: true }]);
+      const say = async (message: string) => {
+        const response = await fetch(`${stack.url}/webhooks/rest/webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ sender: 'ada', message }),
+        });
+        return ((await response.json()) as { text: string }[]).map((m) => m.text);
+      };
+      expect(await say('/greet')).toEqual(['What is your name?']);
+      expect(await say('/SetSlots(name=Ada)')).toEqual([
+        'Hello, Ada!',
+        'Can I help you with anything else?',
+      ]);
+    } finally {
+      await stack.stop();
+    }
+  }, 30_000);
+
+  it('builds the webhook and worker functions from the same function, against the emulators', async () => {
+    harness = await startFunctionsHarness({ REPLY_WAIT_MS: '0' });
+    wired.length = 0;
+    const webhook: (
+      event: APIGatewayProxyEventV2,
+      context: Context,
+    ) => Promise<APIGatewayProxyStructuredResultV2> = (
+      await import('../../../functions/webhook.js')
+    ).handler;
+    const worker: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> = (
+      await import('../../../functions/worker.js')
+    ).handler;
+    expect(wired.map(adapterSet)).toEqual([
+      { ...AWS_ADAPTERS, dialogue: false },
+      { ...AWS_ADAPTERS, dialogue: true },
+    ]);
+
+    const post = (message: string) =>
+      webhook(
+        httpEvent('POST', '/webhooks/rest/webhook', {
+          body: JSON.stringify({ sender: 'bo', message }),
+        }),
+        lambdaContext('webhook'),
+      );
+    // What Lambda's event source does: take the queued jobs, run the worker, delete them.
+    const work = async () => {
+      const { sqs, queues } = harness as FunctionsHarness;
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queues.jobsQueueUrl, WaitTimeSeconds: 1 }),
+      );
+      const jobs = Messages.map((m) => Job.parse(JSON.parse(m.Body ?? '')));
+      const result = await worker(sqsEvent(jobs, { fifo: true }), lambdaContext('worker'));
+      expect(result).toEqual({ batchItemFailures: [] });
+      for (const m of Messages) {
+        await sqs.send(
+          new DeleteMessageCommand({
+            QueueUrl: queues.jobsQueueUrl,
+            ReceiptHandle: m.ReceiptHandle,
+          }),
+        );
+      }
+    };
+    expect((await post('/greet')).statusCode).toBe(200);
+    await work();
+    expect((await post('/SetSlots(name=Bo)')).statusCode).toBe(200);
+    await work();
+    const tracker = await webhook(
+      httpEvent('GET', '/conversations/bo/tracker'),
+      lambdaContext('webhook'),
+    );
+    const view = JSON.parse(String(tracker.body)) as { events: { event: string; text?: string }[] };
+    expect(view.events.filter((e) => e.event === 'bot').map((e) => e.text)).toEqual([
+      'What is your name?',
+      'Hello, Bo!',
+      'Can I help you with anything else?',
+    ]);
+  }, 30_000);
+});
