@@ -17,21 +17,15 @@ import { type JobOutcome, processJob, processJobRetryingRaces } from './commit.j
 import { createHttpApi, type HttpApi } from './httpApi.js';
 import type { Job } from './jobs.js';
 import { outputRouter } from './outputRouter.js';
-import type { ConversationStore, JobQueue, ReplyStore } from './ports.js';
 import { recoverPendingWork } from './recovery.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 
-/** The environment-specific pieces every runtime needs. */
-export interface RuntimeParts {
-  readonly store: ConversationStore;
-  readonly queue: JobQueue;
-  /** Replies kept for channels that answer in the request (REST). */
-  readonly replies: ReplyStore;
+/**
+ * The environment-specific pieces every runtime needs: the stores and queue, a clock, and the
+ * channels with their HTTP settings.
+ */
+export interface RuntimeParts extends Omit<ChannelContext, 'replyWaitMs' | 'stopping'> {
   readonly channels: ChannelFactory;
-  /** Milliseconds since the epoch. */
-  readonly now: () => number;
-  readonly newId: () => string;
-  readonly sleep: (ms: number) => Promise<void>;
   readonly http: {
     /** How long a webhook waits for its turn to settle. */
     readonly replyWaitMs: number;

@@ -1,3 +1,8 @@
+/**
+ * Run records: what a durable agent run keeps between its steps, versioned and parsed on every
+ * load. The runtime's part (sequencing, retries, the run's turn and channel) has its schema
+ * here; the runner's own part is parsed with the schema its `AgentRunner` declares.
+ */
 import { z } from 'zod';
 import type { AgentRunner } from './agentRunner.js';
 import type { AgentRunRecord, ConversationStore } from './ports.js';
