@@ -1,5 +1,6 @@
+import type { Assistant } from '../../src/assistant/index.js';
 import { MODEL_KEY_SECRET } from '../../src/build/secretNames.js';
-import type { Assistant, Environment } from '../../src/config/index.js';
+import type { Environment } from '../../src/config/index.js';
 import type { LlmPort } from '../../src/dialogue/index.js';
 import { chatModelFor, hasModelAccess, type SecretResolver } from '../../src/llm/index.js';
 import type { SecretStore } from '../../src/runtime/index.js';

@@ -22,8 +22,8 @@ import {
   startFauxqs,
 } from '../adapters/local/emulators.js';
 import { LocalSecretStore } from '../adapters/local/localSecretStore.js';
+import type { Assistant } from '../assistant/index.js';
 import { type HttpApiDeps, handleHttp } from '../channels/httpApi.js';
-import type { Assistant } from '../config/index.js';
 import { DialogueEngine, type LlmPort } from '../dialogue/index.js';
 import { loadProjectActions } from '../extensions/index.js';
 import { chatModelFor, DemoCommandModel, hasModelAccess } from '../llm/index.js';

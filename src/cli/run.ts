@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { summarize } from '../config/index.js';
+import { summarize } from '../assistant/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { startLocalStack } from './localStack.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';

@@ -1,6 +1,5 @@
-import type { FlowDefinition, FlowStep, Next } from '../config/index.js';
-import { END, stepKind } from '../config/index.js';
-import type { StepKind } from '../config/schemas/flows.js';
+import type { FlowDefinition, FlowStep, Next, StepKind } from '../assistant/index.js';
+import { END, stepKind } from '../assistant/index.js';
 
 /** Where a transition goes: a step id of the same flow, or the end of the flow. */
 export type Target = string;

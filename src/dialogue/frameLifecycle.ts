@@ -1,7 +1,7 @@
+import { PATTERN } from '../assistant/index.js';
 import type { TurnContext } from './context.js';
 import type { FlowFrame, Frame, PatternFrame, StepFrame } from './frames.js';
 import { START } from './frames.js';
-import { PATTERN } from './patterns/builtins.js';
 import { currentActivity, topFlowFrame } from './stackQueries.js';
 
 /** Starts a flow on top of the stack. */

@@ -1,4 +1,5 @@
-import type { CallStep, CollectStep } from '../config/index.js';
+import type { CallStep, CollectStep } from '../assistant/index.js';
+import { BUILTIN_ACTIONS } from '../assistant/index.js';
 import { runBuiltinAction } from './builtinActions.js';
 import { askForSlot, checkAnswer } from './collect.js';
 import type { TurnContext } from './context.js';
@@ -7,7 +8,6 @@ import type { CompiledStep } from './flowGraph.js';
 import { resetFlowSlots, startFlow } from './frameLifecycle.js';
 import type { AgentFrame, StepFrame } from './frames.js';
 import { callMcpTool } from './mcpCall.js';
-import { BUILTIN_ACTIONS } from './patterns/builtins.js';
 import { utter } from './utter.js';
 
 /**

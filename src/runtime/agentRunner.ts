@@ -1,5 +1,4 @@
-import type { AgentOutput } from '../agents/index.js';
-import type { SubAgent } from '../config/index.js';
+import type { AgentOutput, SubAgent } from '../assistant/index.js';
 import type { AgentInvocation, BotMessage } from '../dialogue/index.js';
 
 /** What one step of a run decided: go on (after a delay, e.g. polling), or finish. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentOutput } from '../agents/index.js';
+import type { AgentOutput } from '../assistant/index.js';
 import type {
   ConversationState,
   DialogueEngine,

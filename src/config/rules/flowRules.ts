@@ -1,28 +1,20 @@
-import { BUILTIN_ACTIONS } from '../../dialogue/patterns/builtins.js';
+import {
+  BUILTIN_ACTIONS,
+  type CallStep,
+  END,
+  type FlowDefinition,
+  type FlowStep,
+  type Next,
+  stepKind,
+} from '../../assistant/index.js';
 import { compileTemplate, TemplateSyntaxError } from '../../prompts/environment.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
 import type { Defined, ProjectIndex } from '../projectIndex.js';
-import {
-  type CallStep,
-  type FlowDefinition,
-  type FlowStep,
-  KIND,
-  type Next,
-  type StepKind,
-} from '../schemas/flows.js';
 import type { YamlSource } from '../yamlSource.js';
 import { didYouMean } from '../zodDiagnostics.js';
 import { checkCondition, checkResponseExists, checkSlotExists } from './conditions.js';
 import { slotValueProblem } from './slotValues.js';
-
-/** The end of a flow, as a `next` target. */
-export const END = 'END';
-
-/** Which key a parsed step was recognised by. */
-export function stepKind(step: FlowStep): StepKind {
-  return (step as unknown as Record<typeof KIND, StepKind>)[KIND];
-}
 
 /** Rules on flows: references to slots, responses, flows, agents, servers and step ids. */
 export function checkFlows(ctx: LoadContext, index: ProjectIndex): void {
