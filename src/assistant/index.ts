@@ -17,7 +17,8 @@ export { referencedSlots } from './conditions/ast.js';
 export type { ConditionScope } from './conditions/evaluate.js';
 export { conditionHolds, evaluateCondition, evaluateOperand } from './conditions/evaluate.js';
 export { ConditionSyntaxError, parseCondition } from './conditions/parse.js';
-export { END, stepKind } from './flowSteps.js';
+export type { KindedStep, StepOfKind } from './flowSteps.js';
+export { END, kindedStep, stepKind } from './flowSteps.js';
 export {
   BUILTIN_ACTIONS,
   BUILTIN_RESPONSES,

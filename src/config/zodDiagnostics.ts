@@ -23,7 +23,8 @@ export function zodDiagnostics(
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const issue of error.issues) {
-    // Keys starting with "~" are discriminators we add while parsing; users never wrote them.
+    // Keys starting with "~" are what a schema adds while parsing (a flow step's kind while zod
+    // picks its schema); users never wrote them.
     const own = (issue.path as (string | number)[]).filter(
       (s) => typeof s !== 'string' || !s.startsWith('~'),
     );

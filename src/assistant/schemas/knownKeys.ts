@@ -6,9 +6,7 @@ const KNOWN_KEYS_PREFIX = 'known-keys:';
  */
 export function knownKeysError(keys: readonly string[]) {
   return (issue: { code?: string }): string | undefined =>
-    issue.code === 'unrecognized_keys'
-      ? `${KNOWN_KEYS_PREFIX}${keys.filter((k) => !k.startsWith('~')).join(',')}`
-      : undefined;
+    issue.code === 'unrecognized_keys' ? `${KNOWN_KEYS_PREFIX}${keys.join(',')}` : undefined;
 }
 
 /** The allowed keys a strict object recorded in its unknown-keys message, if it did. */

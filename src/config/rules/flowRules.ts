@@ -4,8 +4,8 @@ import {
   END,
   type FlowDefinition,
   type FlowStep,
+  kindedStep,
   type Next,
-  stepKind,
 } from '../../assistant/index.js';
 import { compileTemplate, TemplateSyntaxError } from '../../prompts/environment.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
@@ -129,14 +129,13 @@ class FlowChecker {
     });
   }
 
-  private step(step: FlowStep, path: KeyPath, last: boolean): void {
-    const kind = stepKind(step);
+  private step(flowStep: FlowStep, path: KeyPath, last: boolean): void {
+    const { kind, step } = kindedStep(flowStep);
     switch (kind) {
       case 'action':
-        if ('action' in step) this.action([...path, 'action'], step.action);
+        this.action([...path, 'action'], step.action);
         return;
       case 'collect': {
-        if (!('collect' in step)) return;
         const known = this.slot([...path, 'collect'], step.collect);
         if (step.utter !== undefined) {
           checkResponseExists(this.ctx, this.source, [...path, 'utter'], step.utter);
@@ -159,7 +158,6 @@ class FlowChecker {
         return;
       }
       case 'set_slots':
-        if (!('set_slots' in step)) return;
         step.set_slots.forEach((entry, j) => {
           for (const [slot, value] of Object.entries(entry)) {
             const at = [...path, 'set_slots', j, slot];
@@ -177,7 +175,6 @@ class FlowChecker {
         });
         return;
       case 'link':
-        if (!('link' in step)) return;
         if (!this.ctx.declared.flows.has(step.link)) this.unknownFlow([...path, 'link'], step.link);
         if (!last) {
           this.ctx.error(
@@ -188,10 +185,12 @@ class FlowChecker {
         }
         return;
       case 'call':
-        if ('call' in step) this.call(step, path);
+        this.call(step, path);
         return;
       case 'noop':
         return;
+      default:
+        unknownKind(kind);
     }
   }
 
@@ -340,4 +339,8 @@ class FlowChecker {
       );
     }
   }
+}
+
+function unknownKind(kind: never): never {
+  throw new Error(`no rule for steps of kind ${String(kind)}`);
 }
