@@ -4,7 +4,7 @@
  */
 declare module '@switchboard/bundle' {
   /** The loaded assistant project. */
-  export const assistant: import('../../src/config/index.js').Assistant;
+  export const assistant: import('../../src/assistant/index.js').Assistant;
   /** Every extension module the project names, by the file path its extensions hold. */
   export const modules: Readonly<Record<string, Record<string, unknown>>>;
 }

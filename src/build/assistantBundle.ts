@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Assistant, formatDiagnostic, loadAssistant } from '../config/index.js';
+import type { Assistant } from '../assistant/index.js';
+import { formatDiagnostic, loadAssistant } from '../config/index.js';
 import { registrySource } from './registrySource.js';
 
 /** The project failed validation; the message lists every diagnostic, one per line. */

@@ -1,4 +1,4 @@
-import type { Assistant } from '../config/index.js';
+import type { Assistant } from '../assistant/index.js';
 
 /** The secret with the OpenAI key, read when the model names no `api_key` and no `api_base`. */
 export const MODEL_KEY_SECRET = 'OPENAI_API_KEY';

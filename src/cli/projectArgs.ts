@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Assistant } from '../assistant/index.js';
 import {
-  type Assistant,
   formatDiagnostic,
   type IgnoredKey,
   loadAssistant,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startLocalStack } from '../adapters/local/localStack.js';
-import { summarize } from '../config/index.js';
+import { summarize } from '../assistant/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 

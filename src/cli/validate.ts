@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { summarize } from '../config/index.js';
+import { summarize } from '../assistant/index.js';
 import { type CliIo, EXIT } from './io.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 

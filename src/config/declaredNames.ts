@@ -1,4 +1,4 @@
-import { BUILTIN_RESPONSES, BUILTIN_SLOTS } from '../dialogue/patterns/builtins.js';
+import { BUILTIN_RESPONSES, BUILTIN_SLOTS } from '../assistant/index.js';
 import type { FileKind } from './rasaCompat.js';
 
 /**

@@ -1,16 +1,18 @@
 import path from 'node:path';
+import type { ModuleLocation } from '../assistant/index.js';
 import {
   type Assistant,
+  CommandGeneratorConfig,
   type CommandGeneratorSettings,
   deepFreeze,
   type McpServer,
+  type PromptTemplateFile,
   type SubAgent,
-} from './assistant.js';
+} from '../assistant/index.js';
 import { type Diagnostic, type IgnoredKey, sortDiagnostics } from './diagnostics.js';
 import { projectEnvironment } from './env.js';
 import type { Environment } from './interpolate.js';
 import { LoadContext } from './loadContext.js';
-import type { ModuleLocation } from './modules.js';
 import { type ProjectFiles, readProjectFiles } from './projectFiles.js';
 import { indexProject, type ProjectIndex } from './projectIndex.js';
 import { type AgentResources, checkAgents } from './rules/agentRules.js';
@@ -18,12 +20,7 @@ import { readCustomActions } from './rules/customActions.js';
 import { checkDomain } from './rules/domainRules.js';
 import { checkEndpoints } from './rules/endpointRules.js';
 import { checkFlows } from './rules/flowRules.js';
-import {
-  checkModelGroup,
-  type PromptTemplateFile,
-  readPromptTemplate,
-} from './rules/references.js';
-import { CommandGeneratorConfig } from './schemas/assistantConfig.js';
+import { checkModelGroup, readPromptTemplate } from './rules/references.js';
 
 export interface LoadOptions {
   /** The assistant project directory. */

@@ -1,15 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ModuleLocation } from '../assistant/index.js';
 
 const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
-
-/** Where a dotted module path points: a file in the project and one of its exports. */
-export interface ModuleLocation {
-  readonly modulePath: string;
-  readonly file: string;
-  readonly exportName: string;
-}
 
 export type ImportedModule =
   | { readonly ok: true; readonly file: string; readonly namespace: Record<string, unknown> }

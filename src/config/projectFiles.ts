@@ -1,19 +1,21 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type ZodType, z } from 'zod';
+import {
+  A2AAgentFile,
+  AgentSection,
+  AssistantConfigFile,
+  COMMAND_GENERATORS,
+  CommandGeneratorConfig,
+  DomainFile,
+  EndpointsFile,
+  FlowsFile,
+  ReactAgentFile,
+} from '../assistant/index.js';
 import type { KeyPath } from './keyPath.js';
 import type { LoadContext } from './loadContext.js';
 import type { FileKind } from './rasaCompat.js';
 import { checkExclusiveKeys } from './rules/exclusiveKeys.js';
-import {
-  AssistantConfigFile,
-  COMMAND_GENERATORS,
-  CommandGeneratorConfig,
-} from './schemas/assistantConfig.js';
-import { DomainFile } from './schemas/domain.js';
-import { EndpointsFile } from './schemas/endpoints.js';
-import { FlowsFile } from './schemas/flows.js';
-import { A2AAgentFile, AgentSection, ReactAgentFile } from './schemas/subAgent.js';
 import type { YamlSource } from './yamlSource.js';
 
 /** A parsed file's value with the source that locates its keys. */

@@ -1,9 +1,13 @@
+import type {
+  FlowDefinition,
+  McpServerConfig,
+  ModelGroup,
+  ResponseVariation,
+  SlotDefinition,
+} from '../assistant/index.js';
 import type { KeyPath } from './keyPath.js';
 import type { LoadContext } from './loadContext.js';
 import type { AgentFile, ProjectFiles } from './projectFiles.js';
-import type { ResponseVariation, SlotDefinition } from './schemas/domain.js';
-import type { McpServerConfig, ModelGroup } from './schemas/endpoints.js';
-import type { FlowDefinition } from './schemas/flows.js';
 import type { YamlSource } from './yamlSource.js';
 
 /** A definition and where it is written. */

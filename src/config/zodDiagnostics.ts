@@ -1,21 +1,9 @@
 import { closest, distance } from 'fastest-levenshtein';
 import type { z } from 'zod';
+import { knownKeysOf } from '../assistant/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { formatKeyPath, type KeyPath, valueAt } from './keyPath.js';
 import type { YamlSource } from './yamlSource.js';
-
-const KNOWN_KEYS_PREFIX = 'known-keys:';
-
-/**
- * The error option of our strict objects: it records the allowed keys in the issue so that
- * unknown keys can be reported one by one with a did-you-mean suggestion.
- */
-export function knownKeysError(keys: readonly string[]) {
-  return (issue: { code?: string }): string | undefined =>
-    issue.code === 'unrecognized_keys'
-      ? `${KNOWN_KEYS_PREFIX}${keys.filter((k) => !k.startsWith('~')).join(',')}`
-      : undefined;
-}
 
 /** Suggests the closest known name when it is plausibly a typo. */
 export function didYouMean(word: string, candidates: readonly string[]): string {
@@ -35,7 +23,8 @@ export function zodDiagnostics(
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const issue of error.issues) {
-    // Keys starting with "~" are discriminators we add while parsing; users never wrote them.
+    // Keys starting with "~" are what a schema adds while parsing (a flow step's kind while zod
+    // picks its schema); users never wrote them.
     const own = (issue.path as (string | number)[]).filter(
       (s) => typeof s !== 'string' || !s.startsWith('~'),
     );
@@ -55,9 +44,7 @@ function issueDiagnostics(
   const where = formatKeyPath(path);
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const known = issue.message.startsWith(KNOWN_KEYS_PREFIX)
-        ? issue.message.slice(KNOWN_KEYS_PREFIX.length).split(',')
-        : [];
+      const known = knownKeysOf(issue.message);
       const owner = path.length === 0 ? 'at the top level' : `in ${where}`;
       return issue.keys.map((key) =>
         source.diagnostic(

@@ -1,7 +1,6 @@
-import type { AgentOutput } from '../agents/index.js';
-import type { SubAgent } from '../config/index.js';
+import type { AgentOutput, SubAgent } from '../assistant/index.js';
+import { conditionHolds } from '../assistant/index.js';
 import { buildAgentInput } from './agentInput.js';
-import { conditionHolds } from './conditions/index.js';
 import type { TurnContext } from './context.js';
 import { failCurrentActivity } from './frameLifecycle.js';
 import type { AgentFrame } from './frames.js';

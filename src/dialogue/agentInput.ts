@@ -1,4 +1,4 @@
-import type { AgentInput, AgentInputSlot } from '../agents/index.js';
+import type { AgentInput, AgentInputSlot } from '../assistant/index.js';
 import type { TurnContext } from './context.js';
 import type { AgentFrame } from './frames.js';
 import type { HistoryEntry } from './state.js';

@@ -1,5 +1,5 @@
-import type { CollectStep } from '../config/index.js';
-import { conditionHolds } from './conditions/index.js';
+import type { CollectStep } from '../assistant/index.js';
+import { conditionHolds } from '../assistant/index.js';
 import type { TurnContext } from './context.js';
 import { DialogueExecutionError } from './errors.js';
 import type { StepFrame } from './frames.js';

@@ -1,6 +1,6 @@
+import { conditionHolds, isPatternId, PATTERN } from '../assistant/index.js';
 import { coerceSlotValue } from './commands/coerce.js';
 import type { Command } from './commands/command.js';
-import { conditionHolds } from './conditions/index.js';
 import type { TurnContext } from './context.js';
 import {
   cancelCurrentActivity,
@@ -11,7 +11,6 @@ import {
   startPattern,
 } from './frameLifecycle.js';
 import type { FlowFrame } from './frames.js';
-import { isPatternId, PATTERN } from './patterns/builtins.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { resumeFrames } from './resume.js';
 import {

@@ -1,5 +1,5 @@
-import type { AgentOutput } from '../agents/index.js';
-import type { Assistant } from '../config/index.js';
+import type { AgentOutput, Assistant } from '../assistant/index.js';
+import { PATTERN } from '../assistant/index.js';
 import { applyAgentOutput } from './agentFrames.js';
 import { CommandGenerationError, generateCommands } from './commandGenerator/generate.js';
 import { processCommands } from './commandProcessor.js';
@@ -10,7 +10,6 @@ import { runUntilSettled } from './executor.js';
 import { cancelFrames, failCurrentActivity, startPattern } from './frameLifecycle.js';
 import type { AgentFrame } from './frames.js';
 import { buildDialogueModel, type DialogueModel, initialSlots } from './model.js';
-import { PATTERN } from './patterns/builtins.js';
 import type { DialoguePorts } from './ports.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { workingFrameOf, workingRunIds } from './stackQueries.js';

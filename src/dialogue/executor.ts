@@ -1,6 +1,5 @@
-import { END } from '../config/index.js';
+import { conditionHolds, END, PATTERN } from '../assistant/index.js';
 import { runAgentFrame } from './agentFrames.js';
-import { conditionHolds } from './conditions/index.js';
 import type { TurnContext } from './context.js';
 import { DialogueExecutionError } from './errors.js';
 import type { CompiledStep, Target } from './flowGraph.js';
@@ -8,7 +7,6 @@ import { completeStepFrame } from './frameCompletion.js';
 import { flowName, moveTo, startPattern } from './frameLifecycle.js';
 import type { AgentFrame, FlowFrame, StepFrame } from './frames.js';
 import { START } from './frames.js';
-import { PATTERN } from './patterns/builtins.js';
 import { flowOf } from './stackQueries.js';
 import { executeStep, revisitStep, type StepOutcome } from './steps.js';
 

@@ -1,6 +1,5 @@
-import type { FlowDefinition, FlowStep, Next } from '../config/index.js';
-import { END, stepKind } from '../config/index.js';
-import type { StepKind } from '../config/schemas/flows.js';
+import type { FlowDefinition, FlowStep, KindedStep, Next } from '../assistant/index.js';
+import { END, kindedStep, stepKind } from '../assistant/index.js';
 
 /** Where a transition goes: a step id of the same flow, or the end of the flow. */
 export type Target = string;
@@ -14,12 +13,11 @@ export type Transition =
       readonly otherwise: Target;
     };
 
-export interface CompiledStep {
+/** A step ready to run: its id, its kind (a switch on `kind` narrows `step`), where it goes. */
+export type CompiledStep = KindedStep & {
   readonly id: string;
-  readonly kind: StepKind;
-  readonly step: FlowStep;
   readonly next: Transition;
-}
+};
 
 /** A flow compiled for execution: every step (nested ones too) addressable by id. */
 export interface FlowGraph {
@@ -52,16 +50,19 @@ export function compileFlow(id: string, definition: FlowDefinition): FlowGraph {
     list.forEach((step, i) => {
       const stepId = ids[i] as string;
       order.set(stepId, order.size);
-      if ('call' in step && step.mcp_server === undefined) calledFlows.add(step.call);
       const fallthrough = ids[i + 1] ?? after;
-      const kind = stepKind(step);
+      const kinded = kindedStep(step);
       const next: Transition =
-        kind === 'link'
+        kinded.kind === 'link'
           ? { type: 'static', target: END }
-          : transition('next' in step ? step.next : undefined, `${stepId}_`, fallthrough);
-      steps.set(stepId, { id: stepId, kind, step, next });
-      if ('collect' in step)
-        collectSteps.set(step.collect, [...(collectSteps.get(step.collect) ?? []), stepId]);
+          : transition(kinded.step.next, `${stepId}_`, fallthrough);
+      steps.set(stepId, { ...kinded, id: stepId, next });
+      if (kinded.kind === 'call' && kinded.step.mcp_server === undefined)
+        calledFlows.add(kinded.step.call);
+      if (kinded.kind === 'collect') {
+        const slot = kinded.step.collect;
+        collectSteps.set(slot, [...(collectSteps.get(slot) ?? []), stepId]);
+      }
     });
     return ids[0] ?? after;
   };
@@ -85,10 +86,25 @@ export function compileFlow(id: string, definition: FlowDefinition): FlowGraph {
   return { id, definition, first, steps, collectSteps, order, calledFlows };
 }
 
-function stepName(step: FlowStep): string {
-  if ('action' in step) return step.action;
-  if ('collect' in step) return step.collect;
-  if ('link' in step) return step.link;
-  if ('call' in step) return step.call;
-  return 'step';
+function stepName(flowStep: FlowStep): string {
+  const { kind, step } = kindedStep(flowStep);
+  switch (kind) {
+    case 'action':
+      return step.action;
+    case 'collect':
+      return step.collect;
+    case 'link':
+      return step.link;
+    case 'call':
+      return step.call;
+    case 'set_slots':
+    case 'noop':
+      return 'step';
+    default:
+      return unknownKind(kind);
+  }
+}
+
+function unknownKind(kind: never): never {
+  throw new Error(`no name for steps of kind ${String(kind)}`);
 }

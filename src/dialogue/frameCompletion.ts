@@ -1,7 +1,7 @@
+import { PATTERN } from '../assistant/index.js';
 import type { TurnContext } from './context.js';
 import { resetFlowSlots, startPattern } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
-import { PATTERN } from './patterns/builtins.js';
 import { resumeInterrupted } from './resume.js';
 
 /** Ends a flow or pattern that reached END. */

@@ -1,7 +1,7 @@
+import { PATTERN } from '../assistant/index.js';
 import type { TurnContext } from './context.js';
 import type { FlowFrame, Frame, PatternFrame, StepFrame } from './frames.js';
 import { START } from './frames.js';
-import { PATTERN } from './patterns/builtins.js';
 import { currentActivity, topFlowFrame } from './stackQueries.js';
 
 /** Starts a flow on top of the stack. */
@@ -95,7 +95,7 @@ export function resetFlowSlots(ctx: TurnContext, flowId: string): void {
     if (!graph || seen.has(id)) return;
     seen.add(id);
     for (const step of graph.steps.values()) {
-      if (!('collect' in step.step) || !step.step.reset_after_flow_ends) continue;
+      if (step.kind !== 'collect' || !step.step.reset_after_flow_ends) continue;
       if (persisted.has(step.step.collect)) continue;
       ctx.turn.setSlot(
         step.step.collect,

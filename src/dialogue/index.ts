@@ -6,13 +6,6 @@ export type { EventName } from './events.js';
 export { DialogueEvent } from './events.js';
 export { AgentFrame, FlowFrame, Frame, PatternFrame } from './frames.js';
 export type { DialogueModel } from './model.js';
-export {
-  BUILTIN_ACTIONS,
-  BUILTIN_RESPONSES,
-  BUILTIN_SLOTS,
-  PATTERN,
-  PATTERN_FLOWS,
-} from './patterns/builtins.js';
 export type {
   ActionContext,
   ActionPort,

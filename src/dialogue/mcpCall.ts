@@ -1,4 +1,4 @@
-import type { CallStep } from '../config/index.js';
+import type { CallStep } from '../assistant/index.js';
 import { evaluateExpression } from '../prompts/expression.js';
 import type { TurnContext } from './context.js';
 import { failCurrentActivity } from './frameLifecycle.js';

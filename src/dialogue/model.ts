@@ -4,11 +4,11 @@ import type {
   FlowDefinition,
   ResponseVariation,
   SlotDefinition,
-} from '../config/index.js';
+} from '../assistant/index.js';
+import { BUILTIN_RESPONSES, BUILTIN_SLOTS, PATTERN_FLOWS } from '../assistant/index.js';
 import { compileTemplate } from '../prompts/environment.js';
 import { DEFAULT_COMMAND_PROMPT } from './commandGenerator/defaultPrompt.js';
 import { compileFlow, type FlowGraph } from './flowGraph.js';
-import { BUILTIN_RESPONSES, BUILTIN_SLOTS, PATTERN_FLOWS } from './patterns/builtins.js';
 
 /**
  * An assistant prepared for the dialogue engine: flows compiled (project flows over the built-in

@@ -1,5 +1,4 @@
-import type { AgentInput, AgentOutput } from '../agents/index.js';
-import type { SubAgent } from '../config/index.js';
+import type { AgentInput, AgentOutput, SubAgent } from '../assistant/index.js';
 import type { BotMessage } from './responses/botMessage.js';
 
 /** One chat message sent to a language model. */

@@ -1,4 +1,5 @@
-import type { CallStep, CollectStep } from '../config/index.js';
+import type { CallStep, CollectStep } from '../assistant/index.js';
+import { BUILTIN_ACTIONS } from '../assistant/index.js';
 import { runBuiltinAction } from './builtinActions.js';
 import { askForSlot, checkAnswer } from './collect.js';
 import type { TurnContext } from './context.js';
@@ -7,7 +8,6 @@ import type { CompiledStep } from './flowGraph.js';
 import { resetFlowSlots, startFlow } from './frameLifecycle.js';
 import type { AgentFrame, StepFrame } from './frames.js';
 import { callMcpTool } from './mcpCall.js';
-import { BUILTIN_ACTIONS } from './patterns/builtins.js';
 import { utter } from './utter.js';
 
 /**
@@ -22,33 +22,38 @@ export async function executeStep(
   frame: StepFrame,
   compiled: CompiledStep,
 ): Promise<StepOutcome> {
-  const { step } = compiled;
-  if ('action' in step) return runAction(ctx, frame, step.action);
-  if ('collect' in step) {
-    const filled =
-      ctx.turn.slots[step.collect] !== null && ctx.turn.slots[step.collect] !== undefined;
-    // A value given before the flow got here is checked like an answer.
-    if (filled && !step.ask_before_filling) return revisitCollect(ctx, frame, step);
-    // Asking again means the old answer no longer counts.
-    if (filled) ctx.turn.setSlot(step.collect, null);
-    askForSlot(ctx, frame, step);
-    return 'wait';
-  }
-  if ('set_slots' in step) {
-    for (const entry of step.set_slots) {
-      for (const [name, value] of Object.entries(entry)) ctx.turn.setSlot(name, value);
+  switch (compiled.kind) {
+    case 'action':
+      return runAction(ctx, frame, compiled.step.action);
+    case 'collect': {
+      const { step } = compiled;
+      const filled =
+        ctx.turn.slots[step.collect] !== null && ctx.turn.slots[step.collect] !== undefined;
+      // A value given before the flow got here is checked like an answer.
+      if (filled && !step.ask_before_filling) return revisitCollect(ctx, frame, step);
+      // Asking again means the old answer no longer counts.
+      if (filled) ctx.turn.setSlot(step.collect, null);
+      askForSlot(ctx, frame, step);
+      return 'wait';
     }
-    return 'advance';
+    case 'set_slots':
+      for (const entry of compiled.step.set_slots) {
+        for (const [name, value] of Object.entries(entry)) ctx.turn.setSlot(name, value);
+      }
+      return 'advance';
+    case 'link':
+      ctx.turn.remove(frame.frame_id);
+      ctx.turn.emit({ event: 'flow_completed', flow_id: frame.flow_id, step_id: frame.step_id });
+      resetFlowSlots(ctx, frame.flow_id);
+      startFlow(ctx, compiled.step.link, 'link');
+      return 'yield';
+    case 'call':
+      return call(ctx, frame, compiled.step);
+    case 'noop':
+      return 'advance';
+    default:
+      return unknownKind(compiled);
   }
-  if ('link' in step) {
-    ctx.turn.remove(frame.frame_id);
-    ctx.turn.emit({ event: 'flow_completed', flow_id: frame.flow_id, step_id: frame.step_id });
-    resetFlowSlots(ctx, frame.flow_id);
-    startFlow(ctx, step.link, 'link');
-    return 'yield';
-  }
-  if ('call' in step) return call(ctx, frame, step);
-  return 'advance';
 }
 
 /** Runs the step a frame stopped at, when the frame is on top again. */
@@ -57,10 +62,8 @@ export async function revisitStep(
   frame: StepFrame,
   compiled: CompiledStep,
 ): Promise<StepOutcome> {
-  const { step } = compiled;
-  if ('collect' in step) return revisitCollect(ctx, frame, step);
   // Calls come back here when the flow or agent they started has finished.
-  return 'advance';
+  return compiled.kind === 'collect' ? revisitCollect(ctx, frame, compiled.step) : 'advance';
 }
 
 function revisitCollect(ctx: TurnContext, frame: StepFrame, step: CollectStep): StepOutcome {
@@ -104,4 +107,8 @@ async function call(ctx: TurnContext, frame: StepFrame, step: CallStep): Promise
 
 function channel(ctx: TurnContext): { channel?: string } {
   return ctx.channel !== undefined ? { channel: ctx.channel } : {};
+}
+
+function unknownKind(step: never): never {
+  throw new Error(`no way to run the step ${JSON.stringify(step)}`);
 }

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import type { Assistant } from '../config/index.js';
+import type { Assistant } from '../assistant/index.js';
 import type { ActionContext, ActionPort, ActionResult } from '../dialogue/index.js';
 import { BotMessage } from '../dialogue/index.js';
 

@@ -1,4 +1,5 @@
-import type { Assistant, Environment, LlmConfig } from '../config/index.js';
+import type { Assistant, LlmConfig } from '../assistant/index.js';
+import type { Environment } from '../config/index.js';
 import type { LlmPort } from '../dialogue/index.js';
 import { DemoCommandModel } from './demoModel.js';
 import { chatModelFor, hasModelAccess } from './resolve.js';

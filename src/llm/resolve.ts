@@ -1,4 +1,5 @@
-import type { Assistant, Environment, LlmConfig } from '../config/index.js';
+import type { Assistant, LlmConfig } from '../assistant/index.js';
+import type { Environment } from '../config/index.js';
 import type { LlmPort } from '../dialogue/ports.js';
 import { OpenAiChatModel, type OpenAiChatSettings } from './openaiClient.js';
 import type { SecretResolver } from './secrets.js';

@@ -1,4 +1,5 @@
-import type { Environment, SecretRef } from '../config/index.js';
+import type { SecretRef } from '../assistant/index.js';
+import type { Environment } from '../config/index.js';
 
 /** Turns a credential reference (`{ secret: NAME }`) into its value. */
 export interface SecretResolver {

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { AgentOutput } from '../agents/index.js';
-import type { SubAgent } from '../config/index.js';
+import type { AgentOutput, SubAgent } from '../assistant/index.js';
 import type { AgentInvocation, BotMessage } from '../dialogue/index.js';
 
 /**

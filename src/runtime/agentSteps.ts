@@ -4,7 +4,7 @@
  * sequencing (late or duplicate steps do not run), the retry policy's application, and the
  * clipping of agent texts so that one job's outbox stays far below a store item's size.
  */
-import type { AgentOutput } from '../agents/index.js';
+import type { AgentOutput } from '../assistant/index.js';
 import type { BotMessage, ConversationState, TurnResult } from '../dialogue/index.js';
 import type { AgentRunner } from './agentRunner.js';
 import { DurableAgentPort, stepJob } from './durableAgents.js';

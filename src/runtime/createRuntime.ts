@@ -4,7 +4,7 @@
  * channels, clock — and call `createRuntime`; it assembles the engine, the channels, the output
  * router and the HTTP route table, so that every entry point runs the same thing.
  */
-import type { Assistant, LlmConfig } from '../config/index.js';
+import type { Assistant, LlmConfig } from '../assistant/index.js';
 import {
   type ActionPort,
   DialogueEngine,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AgentOutput } from '../agents/index.js';
+import type { AgentOutput } from '../assistant/index.js';
 import type { AgentInvocation, AgentPending, AgentPort } from '../dialogue/index.js';
 import type { AgentRunners } from './agentRunner.js';
 import type { Job } from './jobs.js';

@@ -1,5 +1,5 @@
-import type { AgentOutput } from '../../src/agents/index.js';
-import { type Assistant, loadAssistant, projectEnvironment } from '../../src/config/index.js';
+import type { AgentOutput, Assistant } from '../../src/assistant/index.js';
+import { loadAssistant, projectEnvironment } from '../../src/config/index.js';
 import {
   type ActionPort,
   type AgentInvocation,

@@ -8,8 +8,8 @@ import { SqsJobReceiver } from '../../src/adapters/aws/sqsJobReceiver.js';
 import { SqsJobSource } from '../../src/adapters/aws/sqsJobSource.js';
 import type { StoreMeter } from '../../src/adapters/aws/storeMeter.js';
 import { ensureQueues } from '../../src/adapters/local/emulators.js';
+import type { Assistant } from '../../src/assistant/index.js';
 import { standardChannels } from '../../src/channels/index.js';
-import type { Assistant } from '../../src/config/index.js';
 import { NO_ACTIONS } from '../../src/dialogue/index.js';
 import {
   type AgentRunners,

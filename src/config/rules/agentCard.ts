@@ -1,18 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import type { AgentCardSource } from '../../assistant/index.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
 import type { YamlSource } from '../yamlSource.js';
 import { resolveProjectFile } from './references.js';
-
-/** Where an A2A agent's card comes from: a URL fetched at run time, or a file read now. */
-export type AgentCardSource =
-  | { readonly kind: 'url'; readonly url: string }
-  | {
-      readonly kind: 'file';
-      readonly file: string;
-      readonly card: Readonly<Record<string, unknown>>;
-    };
 
 /** The few card fields we rely on (v0.3 `url` or v1.0 `supportedInterfaces`); others pass. */
 const CardShape = z

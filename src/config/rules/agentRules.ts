@@ -1,18 +1,13 @@
+import type { AgentCardSource, ModuleLocation, PromptTemplateFile } from '../../assistant/index.js';
 import type { KeyPath } from '../keyPath.js';
 import { formatKeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
-import type { ModuleLocation } from '../modules.js';
 import type { AgentFile } from '../projectFiles.js';
 import type { ProjectIndex } from '../projectIndex.js';
 import { didYouMean } from '../zodDiagnostics.js';
-import { type AgentCardSource, readAgentCard } from './agentCard.js';
+import { readAgentCard } from './agentCard.js';
 import { checkApiKeyHeaders } from './endpointRules.js';
-import {
-  checkExport,
-  checkModelGroup,
-  type PromptTemplateFile,
-  readPromptTemplate,
-} from './references.js';
+import { checkExport, checkModelGroup, readPromptTemplate } from './references.js';
 
 /** What checking an agent resolved: its prompt template or its card. */
 export interface AgentResources {

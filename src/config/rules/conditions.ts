@@ -3,7 +3,7 @@ import {
   ConditionSyntaxError,
   parseCondition,
   referencedSlots,
-} from '../../dialogue/conditions/index.js';
+} from '../../assistant/index.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
 import type { YamlSource } from '../yamlSource.js';

@@ -1,5 +1,6 @@
+import type { ModuleLocation } from '../../assistant/index.js';
 import type { LoadContext } from '../loadContext.js';
-import { importProjectModule, isClass, type ModuleLocation } from '../modules.js';
+import { importProjectModule, isClass } from '../modules.js';
 
 /** The module whose exported functions are the project's custom actions. */
 export const CUSTOM_ACTIONS_MODULE = 'custom.actions';

@@ -1,6 +1,6 @@
+import type { ModuleLocation } from '../../assistant/index.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
-import type { ModuleLocation } from '../modules.js';
 import type { ProjectIndex } from '../projectIndex.js';
 import type { YamlSource } from '../yamlSource.js';
 import { checkSlotExists } from './conditions.js';

@@ -1,10 +1,9 @@
+import { AUTH_METHOD_KEYS, STEP_KINDS } from '../../assistant/index.js';
 import type { KeyPath } from '../keyPath.js';
 import { formatKeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
 import { matches, type PathPattern, pattern } from '../pathPattern.js';
 import type { FileKind } from '../rasaCompat.js';
-import { AUTH_METHOD_KEYS } from '../schemas/common.js';
-import { STEP_KINDS } from '../schemas/flows.js';
 import type { YamlSource } from '../yamlSource.js';
 
 interface ExclusiveGroup {

@@ -1,28 +1,20 @@
-import { BUILTIN_ACTIONS } from '../../dialogue/patterns/builtins.js';
+import {
+  BUILTIN_ACTIONS,
+  type CallStep,
+  END,
+  type FlowDefinition,
+  type FlowStep,
+  kindedStep,
+  type Next,
+} from '../../assistant/index.js';
 import { compileTemplate, TemplateSyntaxError } from '../../prompts/environment.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
 import type { Defined, ProjectIndex } from '../projectIndex.js';
-import {
-  type CallStep,
-  type FlowDefinition,
-  type FlowStep,
-  KIND,
-  type Next,
-  type StepKind,
-} from '../schemas/flows.js';
 import type { YamlSource } from '../yamlSource.js';
 import { didYouMean } from '../zodDiagnostics.js';
 import { checkCondition, checkResponseExists, checkSlotExists } from './conditions.js';
 import { slotValueProblem } from './slotValues.js';
-
-/** The end of a flow, as a `next` target. */
-export const END = 'END';
-
-/** Which key a parsed step was recognised by. */
-export function stepKind(step: FlowStep): StepKind {
-  return (step as unknown as Record<typeof KIND, StepKind>)[KIND];
-}
 
 /** Rules on flows: references to slots, responses, flows, agents, servers and step ids. */
 export function checkFlows(ctx: LoadContext, index: ProjectIndex): void {
@@ -137,14 +129,13 @@ class FlowChecker {
     });
   }
 
-  private step(step: FlowStep, path: KeyPath, last: boolean): void {
-    const kind = stepKind(step);
+  private step(flowStep: FlowStep, path: KeyPath, last: boolean): void {
+    const { kind, step } = kindedStep(flowStep);
     switch (kind) {
       case 'action':
-        if ('action' in step) this.action([...path, 'action'], step.action);
+        this.action([...path, 'action'], step.action);
         return;
       case 'collect': {
-        if (!('collect' in step)) return;
         const known = this.slot([...path, 'collect'], step.collect);
         if (step.utter !== undefined) {
           checkResponseExists(this.ctx, this.source, [...path, 'utter'], step.utter);
@@ -167,7 +158,6 @@ class FlowChecker {
         return;
       }
       case 'set_slots':
-        if (!('set_slots' in step)) return;
         step.set_slots.forEach((entry, j) => {
           for (const [slot, value] of Object.entries(entry)) {
             const at = [...path, 'set_slots', j, slot];
@@ -185,7 +175,6 @@ class FlowChecker {
         });
         return;
       case 'link':
-        if (!('link' in step)) return;
         if (!this.ctx.declared.flows.has(step.link)) this.unknownFlow([...path, 'link'], step.link);
         if (!last) {
           this.ctx.error(
@@ -196,10 +185,12 @@ class FlowChecker {
         }
         return;
       case 'call':
-        if ('call' in step) this.call(step, path);
+        this.call(step, path);
         return;
       case 'noop':
         return;
+      default:
+        unknownKind(kind);
     }
   }
 
@@ -348,4 +339,8 @@ class FlowChecker {
       );
     }
   }
+}
+
+function unknownKind(kind: never): never {
+  throw new Error(`no rule for steps of kind ${String(kind)}`);
 }

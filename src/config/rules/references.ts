@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { LlmConfig, ModuleLocation, PromptTemplateFile } from '../../assistant/index.js';
 import { compileTemplate, TemplateSyntaxError } from '../../prompts/environment.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
-import { isClass, type ModuleLocation, resolveExport } from '../modules.js';
-import type { LlmConfig } from '../schemas/common.js';
+import { isClass, resolveExport } from '../modules.js';
 import type { YamlSource } from '../yamlSource.js';
 import { didYouMean } from '../zodDiagnostics.js';
-
-/** A prompt template file, read and compiled. */
-export interface PromptTemplateFile {
-  readonly file: string;
-  readonly text: string;
-}
 
 /** Checks that an `llm` block's model group exists. */
 export function checkModelGroup(

@@ -1,4 +1,4 @@
-import type { SlotDefinition } from '../schemas/domain.js';
+import type { SlotDefinition } from '../../assistant/index.js';
 
 /** Why `value` cannot be stored in a slot of this definition, or undefined when it can. */
 export function slotValueProblem(slot: SlotDefinition, value: unknown): string | undefined {

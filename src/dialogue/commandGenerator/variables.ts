@@ -1,8 +1,7 @@
-import type { SlotDefinition } from '../../config/index.js';
+import type { SlotDefinition } from '../../assistant/index.js';
+import { conditionHolds, isPatternId } from '../../assistant/index.js';
 import { transcript } from '../agentInput.js';
-import { conditionHolds } from '../conditions/index.js';
 import type { DialogueModel } from '../model.js';
-import { isPatternId } from '../patterns/builtins.js';
 import { activeAgent, topFlowFrame } from '../stackQueries.js';
 import type { ConversationState } from '../state.js';
 

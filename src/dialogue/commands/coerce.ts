@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SlotDefinition } from '../../config/schemas/domain.js';
+import type { SlotDefinition } from '../../assistant/index.js';
 import { parseJsonText, splitOnCommas, unquote } from './quoting.js';
 
 /** The outcome of fitting a value to a slot: the typed value, or why it does not fit. */

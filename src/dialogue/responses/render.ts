@@ -1,6 +1,6 @@
-import type { ResponseVariation } from '../../config/index.js';
+import type { ResponseVariation } from '../../assistant/index.js';
+import { conditionHolds } from '../../assistant/index.js';
 import { promptEnvironment } from '../../prompts/environment.js';
-import { conditionHolds } from '../conditions/evaluate.js';
 import type { BotMessage } from './botMessage.js';
 
 type Slots = Readonly<Record<string, unknown>>;

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Assistant, LlmConfig, ModelGroup } from '../../../src/config/index.js';
+import type { Assistant, LlmConfig, ModelGroup } from '../../../src/assistant/index.js';
 import {
   chatModelFor,
   DEFAULT_CHAT_MODEL,

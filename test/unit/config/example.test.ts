@@ -1,12 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Assistant,
-  type LoadResult,
-  loadAssistant,
-  summarize,
-} from '../../../src/config/index.js';
+import { type Assistant, summarize } from '../../../src/assistant/index.js';
+import { type LoadResult, loadAssistant } from '../../../src/config/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

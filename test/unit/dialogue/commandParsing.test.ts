@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SlotDefinition } from '../../../src/config/schemas/domain.js';
+import type { SlotDefinition } from '../../../src/assistant/index.js';
 import { coerceSlotValue } from '../../../src/dialogue/commands/coerce.js';
 import type { Command } from '../../../src/dialogue/commands/command.js';
 import { parseDeterministicMessage } from '../../../src/dialogue/commands/deterministic.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResponseVariation } from '../../../src/config/index.js';
+import type { ResponseVariation } from '../../../src/assistant/index.js';
 import { BotMessage } from '../../../src/dialogue/responses/botMessage.js';
 import {
   fillTemplate,

@@ -1,10 +1,6 @@
 import { parse } from 'yaml';
-import {
-  DomainFile,
-  type ResponseVariation,
-  type SlotDefinition,
-} from '../../config/schemas/domain.js';
-import { type FlowDefinition, FlowsFile } from '../../config/schemas/flows.js';
+import { DomainFile, type ResponseVariation, type SlotDefinition } from '../schemas/domain.js';
+import { type FlowDefinition, FlowsFile } from '../schemas/flows.js';
 import { PATTERN_DOMAIN_YAML, PATTERN_FLOWS_YAML } from './definitions.js';
 
 /** Ids of the built-in patterns. */

@@ -5,13 +5,9 @@ import { NonEmptyString, strictObject } from './common.js';
 export const STEP_KINDS = ['action', 'collect', 'set_slots', 'link', 'call', 'noop'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-/** Internal discriminator added while parsing; never written by users. */
-export const KIND = '~kind';
-
 const Condition = NonEmptyString;
 
 const stepBase = {
-  [KIND]: z.string(),
   id: NonEmptyString.optional(),
   description: z.string().optional(),
 };
@@ -100,29 +96,38 @@ export function stepKindKeys(step: unknown): StepKind[] {
   );
 }
 
-export const FlowStepSchema: z.ZodType<FlowStep> = z.preprocess(
-  (step) => {
-    // A step with several kind keys is reported by the exclusive-keys rule; parse it as its first.
-    const [kind, ...extra] = stepKindKeys(step);
-    if (kind === undefined) return step;
-    const rest = Object.fromEntries(
-      Object.entries(step as object).filter(([key]) => !(extra as string[]).includes(key)),
-    );
-    return { ...rest, [KIND]: kind };
-  },
-  z.discriminatedUnion(
-    KIND,
-    [
-      ActionStep.extend({ [KIND]: z.literal('action') }),
-      CollectStep.extend({ [KIND]: z.literal('collect') }),
-      SetSlotsStep.extend({ [KIND]: z.literal('set_slots') }),
-      LinkStep.extend({ [KIND]: z.literal('link') }),
-      CallStep.extend({ [KIND]: z.literal('call') }),
-      NoopStep.extend({ [KIND]: z.literal('noop') }),
-    ],
-    { error: `a step needs one of: ${STEP_KINDS.join(', ')}` },
-  ),
-) as z.ZodType<FlowStep>;
+/**
+ * Where a step's kind is kept while zod parses it, so that errors name the keys of the right
+ * kind of step. Parsing removes it again: a parsed step holds only keys written in the file.
+ */
+const PARSE_KIND = '~kind';
+
+/** A step, parsed by the schema of the kind key it holds; `stepKind` reads the kind back. */
+export const FlowStepSchema: z.ZodType<FlowStep> = z
+  .preprocess(
+    (step) => {
+      // A step with several kind keys is reported by the exclusive-keys rule; parse it as its first.
+      const [kind, ...extra] = stepKindKeys(step);
+      if (kind === undefined) return step;
+      const rest = Object.fromEntries(
+        Object.entries(step as object).filter(([key]) => !(extra as string[]).includes(key)),
+      );
+      return { ...rest, [PARSE_KIND]: kind };
+    },
+    z.discriminatedUnion(
+      PARSE_KIND,
+      [
+        ActionStep.extend({ [PARSE_KIND]: z.literal('action') }),
+        CollectStep.extend({ [PARSE_KIND]: z.literal('collect') }),
+        SetSlotsStep.extend({ [PARSE_KIND]: z.literal('set_slots') }),
+        LinkStep.extend({ [PARSE_KIND]: z.literal('link') }),
+        CallStep.extend({ [PARSE_KIND]: z.literal('call') }),
+        NoopStep.extend({ [PARSE_KIND]: z.literal('noop') }),
+      ],
+      { error: `a step needs one of: ${STEP_KINDS.join(', ')}` },
+    ),
+  )
+  .transform(({ [PARSE_KIND]: _kind, ...step }) => step) as z.ZodType<FlowStep>;
 
 const StepList: z.ZodType<FlowStep[]> = z.array(FlowStepSchema).min(1, {
   error: 'needs at least one step',

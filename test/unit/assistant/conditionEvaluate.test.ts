@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ConditionScope,
+  ConditionSyntaxError,
   conditionHolds,
   evaluateCondition,
   evaluateOperand,
-} from '../../../src/dialogue/conditions/evaluate.js';
-import { ConditionSyntaxError, parseCondition } from '../../../src/dialogue/conditions/index.js';
+  parseCondition,
+} from '../../../src/assistant/index.js';
 
 const holds = (text: string, slots: Record<string, unknown> = {}) =>
   conditionHolds(text, { slots });

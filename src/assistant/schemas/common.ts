@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { knownKeysError } from '../zodDiagnostics.js';
+import { knownKeysError } from './knownKeys.js';
 
 /** A strict mapping: unknown keys are errors with a did-you-mean suggestion. */
 export function strictObject<T extends z.ZodRawShape>(shape: T) {

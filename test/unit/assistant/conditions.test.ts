@@ -4,7 +4,7 @@ import {
   ConditionSyntaxError,
   parseCondition,
   referencedSlots,
-} from '../../../src/dialogue/conditions/index.js';
+} from '../../../src/assistant/index.js';
 
 const slot = (name: string) => expect.objectContaining({ type: 'slot', name });
 const lit = (value: unknown) => ({ type: 'literal', value });

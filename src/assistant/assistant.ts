@@ -1,11 +1,30 @@
-import type { ModuleLocation } from './modules.js';
-import type { AgentCardSource } from './rules/agentCard.js';
-import type { PromptTemplateFile } from './rules/references.js';
 import type { CommandGeneratorConfig } from './schemas/assistantConfig.js';
 import type { ResponseVariation, SlotDefinition } from './schemas/domain.js';
 import type { A2AServerConfig, McpServerConfig, ModelGroup } from './schemas/endpoints.js';
 import type { FlowDefinition } from './schemas/flows.js';
 import type { A2AConfiguration, McpConnection, ReactConfiguration } from './schemas/subAgent.js';
+
+/** Where a dotted module path points: a file in the project and one of its exports. */
+export interface ModuleLocation {
+  readonly modulePath: string;
+  readonly file: string;
+  readonly exportName: string;
+}
+
+/** Where an A2A agent's card comes from: a URL fetched at run time, or a file read now. */
+export type AgentCardSource =
+  | { readonly kind: 'url'; readonly url: string }
+  | {
+      readonly kind: 'file';
+      readonly file: string;
+      readonly card: Readonly<Record<string, unknown>>;
+    };
+
+/** A prompt template file, read and compiled. */
+export interface PromptTemplateFile {
+  readonly file: string;
+  readonly text: string;
+}
 
 /** The command generator as configured in config.yml, with its template read. */
 export interface CommandGeneratorSettings extends Omit<CommandGeneratorConfig, 'prompt_template'> {

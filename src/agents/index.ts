@@ -1,2 +1,0 @@
-export type { AgentInputSlot, AgentSlotEvent } from './protocol.js';
-export { AgentInput, AgentOutput, AgentStatus } from './protocol.js';

@@ -1,0 +1,71 @@
+export type { AgentInputSlot, AgentSlotEvent } from './agentProtocol.js';
+export { AgentInput, AgentOutput, AgentStatus } from './agentProtocol.js';
+export type {
+  A2ASubAgent,
+  AgentCardSource,
+  Assistant,
+  CommandGeneratorSettings,
+  McpServer,
+  ModuleLocation,
+  PromptTemplateFile,
+  ReactSubAgent,
+  SubAgent,
+} from './assistant.js';
+export { deepFreeze, summarize } from './assistant.js';
+export type { ComparisonOperator, Condition, LiteralValue } from './conditions/ast.js';
+export { referencedSlots } from './conditions/ast.js';
+export type { ConditionScope } from './conditions/evaluate.js';
+export { conditionHolds, evaluateCondition, evaluateOperand } from './conditions/evaluate.js';
+export { ConditionSyntaxError, parseCondition } from './conditions/parse.js';
+export type { KindedStep, StepOfKind } from './flowSteps.js';
+export { END, kindedStep, stepKind } from './flowSteps.js';
+export {
+  BUILTIN_ACTIONS,
+  BUILTIN_RESPONSES,
+  BUILTIN_SLOTS,
+  isPatternId,
+  PATTERN,
+  PATTERN_FLOWS,
+} from './patterns/builtins.js';
+export {
+  AssistantConfigFile,
+  COMMAND_GENERATORS,
+  CommandGeneratorConfig,
+} from './schemas/assistantConfig.js';
+export { AUTH_METHOD_KEYS, LlmConfig, OAuthConfig, SecretRef } from './schemas/common.js';
+export {
+  Button,
+  DomainFile,
+  ResponseVariation,
+  SlotDefinition,
+  SlotType,
+} from './schemas/domain.js';
+export {
+  A2AServerConfig,
+  EndpointsFile,
+  McpServerConfig,
+  MetaMap,
+  ModelGroup,
+} from './schemas/endpoints.js';
+export type {
+  ActionStep,
+  CallStep,
+  CollectStep,
+  FlowStep,
+  LinkStep,
+  Next,
+  NextBranch,
+  NoopStep,
+  SetSlotsStep,
+  StepKind,
+} from './schemas/flows.js';
+export { FlowDefinition, FlowsFile, STEP_KINDS } from './schemas/flows.js';
+export { knownKeysOf } from './schemas/knownKeys.js';
+export {
+  A2AAgentFile,
+  A2AConfiguration,
+  AgentSection,
+  McpConnection,
+  ReactAgentFile,
+  ReactConfiguration,
+} from './schemas/subAgent.js';
