@@ -1,7 +1,7 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { ConcurrentUpdateError } from '../src/runtime/index.js';
+import { ConcurrentUpdateError, type JobOutcome, jobScope } from '../src/runtime/index.js';
 import { describeError, lambdaHandler, logger, metrics } from './shared/observability.js';
 import { runtime } from './shared/runtime.js';
 import { JobMessageError, jobOf } from './shared/sqsRecords.js';
@@ -33,8 +33,15 @@ async function runRecord(record: SQSRecord, context?: Context): Promise<void> {
     logger.setCorrelationId(job.turn_id);
     fields = { ...fields, jobId: job.id, jobType: job.type, conversationId: job.conversation_id };
     const remaining = context ? context.getRemainingTimeInMillis() : 60_000;
-    const signal = AbortSignal.timeout(Math.max(1_000, remaining - DEADLINE_MARGIN_MS));
-    const outcome = await runtime.processJobRetryingRaces(job, signal);
+    const scope = jobScope(Math.max(1_000, remaining - DEADLINE_MARGIN_MS), Date.now());
+    let outcome: JobOutcome;
+    try {
+      outcome = await runtime.processJobRetryingRaces(job, scope.signal, {
+        deadline: scope.deadline,
+      });
+    } finally {
+      scope.dispose();
+    }
     logger.info('job done', { ...fields, outcome });
     metrics.addMetric('JobsDone', MetricUnit.Count, 1);
   } catch (error) {

@@ -90,6 +90,7 @@ async function invoke(
       resumed: frame.invocation === 'resume',
       restarted: frame.invocation === 'restart',
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     });
   } catch (error) {
     if (ctx.signal?.aborted) throw error;

@@ -9,4 +9,6 @@ export interface TurnContext {
   readonly ports: DialoguePorts;
   readonly channel?: string;
   readonly signal?: AbortSignal;
+  /** When calls to models, tools and actions must be over (ms since the epoch). */
+  readonly deadline?: number;
 }

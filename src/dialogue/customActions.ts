@@ -25,6 +25,7 @@ export async function runCustomAction(
       flowId: frame.flow_id,
       stepId: frame.step_id,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     });
     for (const [slot, value] of Object.entries(result.slots ?? {})) ctx.turn.setSlot(slot, value);
     for (const message of result.messages ?? []) ctx.turn.say(message);

@@ -5,6 +5,7 @@ import { CommandGenerationError, generateCommands } from './commandGenerator/gen
 import { processCommands } from './commandProcessor.js';
 import type { Command } from './commands/command.js';
 import type { TurnContext } from './context.js';
+import { ModelUnavailableError } from './errors.js';
 import type { DialogueEvent } from './events.js';
 import { runUntilSettled } from './executor.js';
 import { cancelFrames, failCurrentActivity, startPattern } from './frameLifecycle.js';
@@ -34,6 +35,14 @@ export interface TurnOptions {
   /** The output channel's name, for channel-specific response variations. */
   readonly channel?: string;
   readonly signal?: AbortSignal;
+  /** When calls to models, tools and actions must be over (ms since the epoch). */
+  readonly deadline?: number;
+  /**
+   * When the command generator's model fails in a way a later try may not, throw
+   * `ModelUnavailableError` before anything of the turn happens (the caller retries the message
+   * later) instead of answering with the internal-error pattern.
+   */
+  readonly retryModelFailures?: boolean;
 }
 
 /**
@@ -72,9 +81,13 @@ export class DialogueEngine {
         message.text,
         ports.llm,
         options.signal,
+        options.deadline,
       ));
     } catch (error) {
       if (!(error instanceof CommandGenerationError)) throw error;
+      if (options.retryModelFailures && error.transient) {
+        throw new ModelUnavailableError(error.message, error.retryAfterMs, { cause: error });
+      }
       generationFailure = error.message;
     }
     turn.emit({

@@ -29,6 +29,7 @@ export async function callMcpTool(
       stepId: frame.step_id,
       slots: ctx.turn.slots,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     });
     if (result.isError) {
       failure = `tool ${step.call} on ${step.mcp_server} returned an error`;

@@ -12,6 +12,8 @@ export interface LlmPort {
   complete(request: {
     readonly messages: readonly ChatMessage[];
     readonly signal?: AbortSignal;
+    /** The call must be over by then (ms since the epoch): the job's budget ends soon after. */
+    readonly deadline?: number;
   }): Promise<{ readonly content: string }>;
 }
 
@@ -26,6 +28,8 @@ export interface AgentInvocation {
   readonly resumed: boolean;
   readonly restarted: boolean;
   readonly signal?: AbortSignal;
+  /** When the call must be over (ms since the epoch). */
+  readonly deadline?: number;
 }
 
 /**
@@ -52,6 +56,8 @@ export interface McpToolCall {
   readonly stepId: string;
   readonly slots: Readonly<Record<string, unknown>>;
   readonly signal?: AbortSignal;
+  /** When the call must be over (ms since the epoch). */
+  readonly deadline?: number;
 }
 
 /** What an MCP tool answered (the parts flows map from). */
@@ -72,8 +78,10 @@ export interface ActionContext {
   readonly latestMessage: string | undefined;
   readonly flowId: string | undefined;
   readonly stepId: string | undefined;
-  /** Aborted when the turn must stop (a deadline); long actions should give up. */
+  /** Aborted when the turn must stop; long actions should give up. */
   readonly signal?: AbortSignal;
+  /** When the action must be over (ms since the epoch). */
+  readonly deadline?: number;
 }
 
 /** What a custom action returns: slot changes and messages for the user. */

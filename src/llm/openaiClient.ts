@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
 
@@ -25,11 +25,31 @@ export class LlmRequestError extends Error {
   override readonly name = 'LlmRequestError';
   /** The HTTP status, when the server answered. */
   readonly status: number | undefined;
+  /** Worth trying again later: a timeout, a lost connection, 408, 409, 429 or a 5xx. */
+  readonly transient: boolean;
+  /** How long the server asked to wait (`Retry-After`, `retry-after-ms`), when it did. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: ErrorOptions & { status?: number | undefined } = {}) {
+  constructor(
+    message: string,
+    options: ErrorOptions & {
+      status?: number | undefined;
+      transient?: boolean;
+      retryAfterMs?: number | undefined;
+    } = {},
+  ) {
     super(message, options);
     this.status = options.status;
+    this.transient = options.transient ?? isTransientStatus(options.status);
+    this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/** No status (no answer: timeout, connection) or one that a later try may not get. */
+function isTransientStatus(status: number | undefined): boolean {
+  return (
+    status === undefined || status === 408 || status === 409 || status === 429 || status >= 500
+  );
 }
 
 // Only what we use; OpenAI-compatible servers differ in everything else.
@@ -57,8 +77,15 @@ export class OpenAiChatModel implements LlmPort {
   async complete(request: {
     readonly messages: readonly ChatMessage[];
     readonly signal?: AbortSignal;
+    readonly deadline?: number;
   }): Promise<{ readonly content: string }> {
     const { model, maxTokens, temperature, extra } = this.settings;
+    const timeout = this.timeoutUntil(request.deadline);
+    if (timeout !== undefined && timeout <= 0) {
+      throw new LlmRequestError(`${this.describe()} timed out: no time was left for it`, {
+        transient: true,
+      });
+    }
     let response: unknown;
     try {
       response = await this.client.chat.completions.create(
@@ -70,7 +97,10 @@ export class OpenAiChatModel implements LlmPort {
           ...(temperature !== undefined ? { temperature } : {}),
           stream: false,
         },
-        request.signal ? { signal: request.signal } : {},
+        {
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(timeout !== undefined ? { timeout } : {}),
+        },
       );
     } catch (error) {
       // Like fetch: an aborted call rejects with the signal's reason (a timeout's, a shutdown's).
@@ -95,7 +125,23 @@ export class OpenAiChatModel implements LlmPort {
         : status !== undefined
           ? `failed with HTTP ${status}`
           : 'failed';
-    return new LlmRequestError(`${this.describe()} ${what}: ${detail}`, { cause: error, status });
+    const headers = error instanceof APIError ? error.headers : undefined;
+    return new LlmRequestError(`${this.describe()} ${what}: ${detail}`, {
+      cause: error,
+      status,
+      // Without an answer, only a lost or timed-out connection is worth another try.
+      transient: status === undefined ? error instanceof APIConnectionError : undefined,
+      retryAfterMs: retryAfterOf(headers),
+    });
+  }
+
+  /** The request's timeout: the model's own, cut short by the caller's deadline. */
+  private timeoutUntil(deadline: number | undefined): number | undefined {
+    let left = deadline === undefined ? undefined : deadline - Date.now();
+    const own = this.settings.timeoutMs;
+    if (left === undefined) return own;
+    left = Math.floor(left);
+    return own === undefined ? left : Math.min(own, left);
   }
 
   private describe(): string {
@@ -107,6 +153,18 @@ export class OpenAiChatModel implements LlmPort {
     const key = this.settings.apiKey;
     return key.length >= 4 ? message.replaceAll(key, '[redacted]') : message;
   }
+}
+
+/** The wait a server asked for: `retry-after-ms`, or `Retry-After` in seconds or as a date. */
+function retryAfterOf(headers: Headers | undefined): number | undefined {
+  const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function hostOf(url: string): string {

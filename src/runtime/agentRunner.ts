@@ -29,6 +29,8 @@ export interface StepContext {
   readonly conversationId: string;
   readonly runId: string;
   readonly signal: AbortSignal;
+  /** When the step's calls must be over (ms since the epoch); the job's budget ends soon after. */
+  readonly deadline?: number;
   /** A pushed update (A2A push notification) that triggered this step, if any. */
   readonly update?: unknown;
 }

@@ -25,6 +25,12 @@ export const MAX_AGENT_TEXT = 8000;
 
 export type StepJob = Extract<Job, { type: 'agent_step' | 'agent_update' }>;
 
+/** What a job's calls run under: the job's signal, and when they must be over. */
+export interface CallScope {
+  readonly signal: AbortSignal;
+  readonly deadline?: number;
+}
+
 /** What a job ran: the engine's result and what the commit must write and queue with it. */
 export interface JobRun {
   readonly channel: string;
@@ -46,7 +52,7 @@ export async function runAgentStep(
   state: ConversationState,
   head: ConversationHead | undefined,
   deps: RuntimeDeps,
-  signal: AbortSignal,
+  calls: CallScope,
 ): Promise<JobRun | undefined> {
   const waiter = deps.engine.runWaiter(state, job.run_id);
   if (!waiter || !head) return undefined;
@@ -70,7 +76,7 @@ export async function runAgentStep(
       state,
       { frameId: waiter.frameId, runId: job.run_id, ...update },
       { ...deps.ports, agents },
-      { channel, signal },
+      { channel, ...calls },
     );
   const fail = async (reason: string): Promise<JobRun> => {
     const output: AgentOutput = {
@@ -94,7 +100,7 @@ export async function runAgentStep(
     return fail(error.message);
   }
 
-  const next = await stepOnce(runner, run, runnerData, job, deps.ports.random, signal);
+  const next = await stepOnce(runner, run, runnerData, job, deps.ports.random, calls);
   const result = await apply({
     messages: next.messages.map(clipMessage),
     ...(next.output ? { output: clipOutput(next.output) } : {}),
@@ -131,8 +137,9 @@ async function stepOnce(
   runnerData: unknown,
   job: StepJob,
   random: () => number,
-  signal: AbortSignal,
+  calls: CallScope,
 ): Promise<StepOutcome> {
+  const { signal } = calls;
   // A retried step gets the update its failed attempt could not apply.
   const update = job.type === 'agent_update' ? job.update : run.pendingUpdate;
   let failure: { reason: string; retryAfterMs?: number; messages: readonly BotMessage[] };
@@ -141,6 +148,7 @@ async function stepOnce(
       conversationId: job.conversation_id,
       runId: job.run_id,
       signal,
+      ...(calls.deadline !== undefined ? { deadline: calls.deadline } : {}),
       ...(update !== undefined ? { update } : {}),
     });
     const messages = step.messages ?? [];

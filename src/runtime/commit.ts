@@ -6,30 +6,44 @@
  * under per-attempt keys, so a losing concurrent attempt never overwrites the winner's.
  */
 import { randomUUID } from 'node:crypto';
-import type { ConversationState } from '../dialogue/index.js';
-import { type JobRun, runAgentStep } from './agentSteps.js';
+import { type ConversationState, ModelUnavailableError } from '../dialogue/index.js';
+import { type CallScope, type JobRun, runAgentStep } from './agentSteps.js';
 import { deliverOutbox } from './delivery.js';
 import { DurableAgentPort } from './durableAgents.js';
+import { callDeadline } from './jobBudget.js';
 import { type Job, RECENT_JOBS } from './jobs.js';
 import type { Outbox } from './outbox.js';
 import { type AgentRunRecord, ConcurrentUpdateError, type ConversationHead } from './ports.js';
+import { MAX_RETRIES, retryDelay } from './retryPolicy.js';
 import { loadRunState, RunRecordError } from './runRecords.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 
 export type JobOutcome = 'done' | 'duplicate' | 'stale';
+
+export interface JobOptions {
+  /** When the job must be over (ms since the epoch); its calls end a little earlier. */
+  readonly deadline?: number;
+}
 
 /** Runs one job under the commit protocol (see the module's header). */
 export async function processJob(
   job: Job,
   deps: RuntimeDeps,
   signal: AbortSignal,
+  options: JobOptions = {},
 ): Promise<JobOutcome> {
   const head = await deps.store.load(job.conversation_id);
   if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, deps);
   if (head?.recentJobs.includes(job.id)) return 'duplicate';
 
   const state = head?.state ?? deps.engine.start(job.conversation_id);
-  const run = await runJob(job, state, head, deps, signal);
+  const calls: CallScope = {
+    signal,
+    ...(options.deadline !== undefined
+      ? { deadline: callDeadline(options.deadline, deps.ports.now()) }
+      : {}),
+  };
+  const run = await runJob(job, state, head, deps, calls);
   if (!run) return 'stale';
   const { agents } = run;
 
@@ -86,11 +100,12 @@ export async function processJobRetryingRaces(
   job: Job,
   deps: RuntimeDeps,
   signal: AbortSignal,
+  options: JobOptions = {},
   attempts = 3,
 ): Promise<JobOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await processJob(job, deps, signal);
+      return await processJob(job, deps, signal, options);
     } catch (error) {
       if (!(error instanceof ConcurrentUpdateError) || attempt >= attempts) throw error;
     }
@@ -102,24 +117,52 @@ async function runJob(
   state: ConversationState,
   head: ConversationHead | undefined,
   deps: RuntimeDeps,
-  signal: AbortSignal,
+  calls: CallScope,
 ): Promise<JobRun | undefined> {
   switch (job.type) {
-    case 'user_message': {
-      const agents = new DurableAgentPort(deps.runners, job, job.channel);
-      const result = await deps.engine.handleMessage(
-        state,
-        { text: job.text, ...(job.metadata ? { metadata: job.metadata } : {}) },
-        { ...deps.ports, agents },
-        { channel: job.channel, signal },
-      );
-      return { channel: job.channel, agents, result, records: [], jobs: [] };
-    }
+    case 'user_message':
+      return runUserMessage(job, state, deps, calls);
     case 'agent_step':
     case 'agent_update':
-      return runAgentStep(job, state, head, deps, signal);
+      return runAgentStep(job, state, head, deps, calls);
     default:
       return assertNever(job);
+  }
+}
+
+/**
+ * A user message's turn. When the command generator's model fails in a way worth another try,
+ * nothing of the turn is kept and the message comes back as a delayed job under the retry policy;
+ * the last try answers the failure with the internal-error pattern. The turn's webhook keeps
+ * waiting meanwhile (the turn is not settled).
+ */
+async function runUserMessage(
+  job: Extract<Job, { type: 'user_message' }>,
+  state: ConversationState,
+  deps: RuntimeDeps,
+  calls: CallScope,
+): Promise<JobRun> {
+  const agents = new DurableAgentPort(deps.runners, job, job.channel);
+  const attempt = job.attempt ?? 0;
+  try {
+    const result = await deps.engine.handleMessage(
+      state,
+      { text: job.text, ...(job.metadata ? { metadata: job.metadata } : {}) },
+      { ...deps.ports, agents },
+      { channel: job.channel, ...calls, retryModelFailures: attempt < MAX_RETRIES },
+    );
+    return { channel: job.channel, agents, result, records: [], jobs: [] };
+  } catch (error) {
+    if (!(error instanceof ModelUnavailableError) || calls.signal.aborted) throw error;
+    const delayMs = retryDelay(attempt + 1, deps.ports.random, error.retryAfterMs) ?? 0;
+    const retry: Job = {
+      ...job,
+      id: `${job.turn_id}~retry${attempt + 1}`,
+      attempt: attempt + 1,
+      not_before: deps.ports.now() + delayMs,
+    };
+    const nothing = { state, events: [], messages: [], commands: [] };
+    return { channel: job.channel, agents, result: nothing, records: [], jobs: [retry] };
   }
 }
 

@@ -13,7 +13,7 @@ import {
 } from '../dialogue/index.js';
 import type { AgentRunners } from './agentRunner.js';
 import type { ChannelContext, ChannelFactory } from './channel.js';
-import { type JobOutcome, processJob, processJobRetryingRaces } from './commit.js';
+import { type JobOptions, type JobOutcome, processJob, processJobRetryingRaces } from './commit.js';
 import { createHttpApi, type HttpApi } from './httpApi.js';
 import type { Job } from './jobs.js';
 import { outputRouter } from './outputRouter.js';
@@ -57,9 +57,9 @@ export interface HttpRuntime {
 export interface Runtime extends HttpRuntime {
   readonly deps: RuntimeDeps;
   /** Runs one job under the commit protocol. */
-  processJob(job: Job, signal: AbortSignal): Promise<JobOutcome>;
+  processJob(job: Job, signal: AbortSignal, options?: JobOptions): Promise<JobOutcome>;
   /** Runs one job, again at once when another job of the conversation committed first. */
-  processJobRetryingRaces(job: Job, signal: AbortSignal): Promise<JobOutcome>;
+  processJobRetryingRaces(job: Job, signal: AbortSignal, options?: JobOptions): Promise<JobOutcome>;
   /** Delivers left-over outboxes and queues in-progress runs again (after a restart). */
   recover(conversationIds: readonly string[]): Promise<number>;
 }
@@ -105,8 +105,9 @@ export function createRuntime(
   return {
     http,
     deps,
-    processJob: (job, signal) => processJob(job, deps, signal),
-    processJobRetryingRaces: (job, signal) => processJobRetryingRaces(job, deps, signal),
+    processJob: (job, signal, options) => processJob(job, deps, signal, options),
+    processJobRetryingRaces: (job, signal, options) =>
+      processJobRetryingRaces(job, deps, signal, options),
     recover: (conversationIds) => recoverPendingWork(deps, conversationIds),
   };
 }

@@ -18,13 +18,21 @@ export type {
   RouteRequest,
 } from './channel.js';
 export { HttpError } from './channel.js';
-export type { JobOutcome } from './commit.js';
+export type { JobOptions, JobOutcome } from './commit.js';
 export { processJob, processJobRetryingRaces } from './commit.js';
 export type { DialogueParts, HttpRuntime, Runtime, RuntimeParts } from './createRuntime.js';
 export { createRuntime } from './createRuntime.js';
 export { deliverOutbox } from './delivery.js';
 export type { HttpApi, HttpApiOptions } from './httpApi.js';
 export { bodyTooLarge, createHttpApi, headerOf, MAX_BODY_BYTES } from './httpApi.js';
+export type { JobScope } from './jobBudget.js';
+export {
+  COMMIT_RESERVE_MS,
+  callDeadline,
+  JOB_BUDGET_MS,
+  JobDeadlineError,
+  jobScope,
+} from './jobBudget.js';
 export type { DecodedJob, JobType } from './jobs.js';
 export { decodeJob, Job, RECENT_JOBS } from './jobs.js';
 export { OutboundMessage, Outbox, SequencedEvent } from './outbox.js';

@@ -22,6 +22,8 @@ export const Job = z.discriminatedUnion('type', [
     text: z.string(),
     metadata: z.record(z.string(), z.unknown()).optional(),
     channel: z.string(),
+    /** Earlier tries of this message that the model failed (the retry policy's count). */
+    attempt: z.number().int().min(0).optional(),
   }),
   z.object({
     type: z.literal('agent_step'),

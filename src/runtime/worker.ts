@@ -1,3 +1,4 @@
+import { JOB_BUDGET_MS, jobScope } from './jobBudget.js';
 import type { Job } from './jobs.js';
 
 /** A job taken from a queue, with the handle to settle it. */
@@ -24,7 +25,8 @@ export interface WorkerLogger {
 
 export interface WorkerLoopOptions {
   readonly source: JobSource;
-  readonly process: (job: Job, signal: AbortSignal) => Promise<unknown>;
+  /** Runs a job with its own signal, which aborts at `deadline` (ms since the epoch) or on a stop. */
+  readonly process: (job: Job, signal: AbortSignal, deadline: number) => Promise<unknown>;
   /** Decides whether a failure is worth an immediate retry (a lost optimistic-concurrency race). */
   readonly isRetryable: (error: unknown) => boolean;
   readonly logger: WorkerLogger;
@@ -32,8 +34,10 @@ export interface WorkerLoopOptions {
   readonly batch?: number;
   /** Stops taking jobs; jobs already taken run to their end. */
   readonly signal: AbortSignal;
-  /** Aborts jobs in progress (a hard deadline); by default they are never aborted. */
+  /** Aborts jobs in progress (a hard stop); by default only their budget does. */
   readonly jobSignal?: AbortSignal;
+  /** Each job's budget (default `JOB_BUDGET_MS`). */
+  readonly jobBudgetMs?: number;
 }
 
 /**
@@ -84,8 +88,9 @@ async function runInOrder(jobs: readonly ReceivedJob[], options: WorkerLoopOptio
 async function runOne(item: ReceivedJob, options: WorkerLoopOptions): Promise<boolean> {
   const { job } = item;
   const fields = { jobId: job.id, jobType: job.type, conversationId: job.conversation_id };
+  const scope = jobScope(options.jobBudgetMs ?? JOB_BUDGET_MS, Date.now(), options.jobSignal);
   try {
-    await options.process(job, options.jobSignal ?? NEVER);
+    await options.process(job, scope.signal, scope.deadline);
     await options.source.complete(item.handle);
     return true;
   } catch (error) {
@@ -100,10 +105,10 @@ async function runOne(item: ReceivedJob, options: WorkerLoopOptions): Promise<bo
       error: describe(error),
     });
     return false;
+  } finally {
+    scope.dispose();
   }
 }
-
-const NEVER = new AbortController().signal;
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -111,14 +116,12 @@ function describe(error: unknown): string {
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }

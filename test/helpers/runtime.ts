@@ -10,7 +10,7 @@ import type { StoreMeter } from '../../src/adapters/aws/storeMeter.js';
 import { ensureQueues } from '../../src/adapters/local/emulators.js';
 import type { Assistant } from '../../src/assistant/index.js';
 import { standardChannels } from '../../src/channels/index.js';
-import { NO_ACTIONS } from '../../src/dialogue/index.js';
+import { type LlmPort, NO_ACTIONS } from '../../src/dialogue/index.js';
 import {
   type AgentRunners,
   ConcurrentUpdateError,
@@ -55,6 +55,10 @@ export async function testRuntime(
     replyWaitMs?: number;
     /** The clock (real time by default). */
     now?: () => number;
+    /** The command generator's model (the scripted `llm` by default). */
+    model?: LlmPort;
+    /** Each job's budget when drained by worker loops. */
+    jobBudgetMs?: number;
   } = {},
 ): Promise<TestRuntime> {
   const now = options.now ?? (() => Date.now());
@@ -99,7 +103,7 @@ export async function testRuntime(
     http: { replyWaitMs: options.replyWaitMs ?? 0 },
     dialogue: {
       assistant,
-      models: () => llm,
+      models: () => options.model ?? llm,
       actions: NO_ACTIONS,
       mcp: new ScriptedTools(),
       runners: options.runners ?? NO_RUNNERS,
@@ -123,7 +127,8 @@ export async function testRuntime(
       const loops = [
         runWorkerLoop({
           source: new SqsJobSource(receiver, queues.jobsQueueUrl, logger, 1),
-          process: (job: Job, signal) => processJob(job, deps, signal),
+          process: (job: Job, signal, deadline) => processJob(job, deps, signal, { deadline }),
+          ...(options.jobBudgetMs !== undefined ? { jobBudgetMs: options.jobBudgetMs } : {}),
           isRetryable: (e) => e instanceof ConcurrentUpdateError,
           logger,
           signal: stop.signal,

@@ -12,8 +12,10 @@ import { loadProjectActions } from '../../extensions/index.js';
 import { hasModelAccess, modelFactory } from '../../llm/index.js';
 import { UNAVAILABLE_TOOLS } from '../../mcp/index.js';
 import {
+  COMMIT_RESERVE_MS,
   ConcurrentUpdateError,
   createRuntime,
+  JOB_BUDGET_MS,
   NO_RUNNERS,
   type Runtime,
   runWorkerLoop,
@@ -54,6 +56,8 @@ export interface LocalStackOptions {
   readonly llm?: LlmPort;
   /** How long the REST webhook waits for a turn to settle. */
   readonly replyWaitMs?: number;
+  /** Each job's budget (default `JOB_BUDGET_MS`, as a Lambda worker gives). */
+  readonly jobBudgetMs?: number;
   readonly announce: (line: string) => void;
 }
 
@@ -90,7 +94,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     const sqs = new SQSClient(localAwsConfig(sqsEmulator.endpoint));
     await ensureTable(dynamoClient, LOCAL_TABLE);
-    const queues = await ensureQueues(sqs, { prefix: QUEUE_PREFIX, visibilityTimeoutSeconds: 30 });
+    const jobBudgetMs = options.jobBudgetMs ?? JOB_BUDGET_MS;
+    // As on AWS: six times a worker's timeout (the budget plus the margin kept to report), so a
+    // job in progress is never handed to a second loop.
+    const visibilityTimeoutSeconds = 6 * Math.ceil((jobBudgetMs + COMMIT_RESERVE_MS) / 1000);
+    const queues = await ensureQueues(sqs, { prefix: QUEUE_PREFIX, visibilityTimeoutSeconds });
 
     const now = () => Date.now();
     const queueOptions = {
@@ -151,7 +159,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       Array.from({ length: WORKER_LOOPS }, () =>
         runWorkerLoop({
           source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
-          process: (job, signal) => runtime.processJob(job, signal),
+          process: (job, signal, deadline) => runtime.processJob(job, signal, { deadline }),
+          jobBudgetMs,
           isRetryable: (error) => error instanceof ConcurrentUpdateError,
           logger: log,
           signal: stopping.signal,

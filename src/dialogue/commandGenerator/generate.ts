@@ -9,6 +9,16 @@ import { promptVariables } from './variables.js';
 /** The model behind the command generator failed; the turn answers with the error pattern. */
 export class CommandGenerationError extends Error {
   override readonly name = 'CommandGenerationError';
+  /** A later try may succeed: the model's error said so (`transient: true`). */
+  readonly transient: boolean;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    const cause = options.cause as { transient?: unknown; retryAfterMs?: unknown } | undefined;
+    this.transient = cause?.transient === true;
+    this.retryAfterMs = typeof cause?.retryAfterMs === 'number' ? cause.retryAfterMs : undefined;
+  }
 }
 
 /** Where a turn's commands came from. */
@@ -24,6 +34,7 @@ export async function generateCommands(
   text: string,
   llm: LlmPort,
   signal?: AbortSignal,
+  deadline?: number,
 ): Promise<{ commands: Command[]; source: CommandSource }> {
   const shortcut = parseDeterministicMessage(text, model.intentFlows);
   if (shortcut) return { commands: shortcut, source: 'shortcut' };
@@ -42,6 +53,7 @@ export async function generateCommands(
     ({ content } = await llm.complete({
       messages: [{ role: 'user', content: prompt }],
       ...(signal ? { signal } : {}),
+      ...(deadline !== undefined ? { deadline } : {}),
     }));
   } catch (error) {
     if (signal?.aborted) throw error;

@@ -1,0 +1,60 @@
+/**
+ * Job budgets: every job runs against a deadline, and the calls it makes (models, tools, actions,
+ * agents) against an earlier one, so that a slow peer ends in a result the job can still commit
+ * (a retry later, an error the flow answers) instead of a job that dies and is delivered again.
+ */
+
+/**
+ * What a worker gives one job by default: a Lambda worker's 60 s timeout less the 5 s it keeps
+ * to report a failure. The local stack uses the same, and its queue's visibility timeout is
+ * longer, as on AWS, so a job in progress is never handed out twice.
+ */
+export const JOB_BUDGET_MS = 55_000;
+/** Kept back from a job's budget for committing after its last call, at most. */
+export const COMMIT_RESERVE_MS = 5_000;
+
+/** The deadline of a job's calls: its own deadline less a reserve for the commit. */
+export function callDeadline(jobDeadline: number, now: number): number {
+  const budget = Math.max(0, jobDeadline - now);
+  return jobDeadline - Math.floor(Math.min(COMMIT_RESERVE_MS, budget / 4));
+}
+
+/** A job's own abort signal and deadline; `dispose` when the job is over. */
+export interface JobScope {
+  readonly signal: AbortSignal;
+  readonly deadline: number;
+  dispose(): void;
+}
+
+/**
+ * A signal for one job: aborted when `parent` aborts (the process stops) or when `budgetMs` has
+ * passed. Each job gets its own, so listeners that clients add per call die with the job instead
+ * of piling up on a long-lived signal.
+ */
+export function jobScope(budgetMs: number, now: number, parent?: AbortSignal): JobScope {
+  const controller = new AbortController();
+  const deadline = now + budgetMs;
+  const timer = setTimeout(
+    () => controller.abort(new JobDeadlineError(budgetMs)),
+    Math.max(0, budgetMs),
+  );
+  const onStop = () => controller.abort(parent?.reason);
+  if (parent?.aborted) onStop();
+  else parent?.addEventListener('abort', onStop, { once: true });
+  return {
+    signal: controller.signal,
+    deadline,
+    dispose: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onStop);
+    },
+  };
+}
+
+/** A job ran out of its budget. */
+export class JobDeadlineError extends Error {
+  override readonly name = 'JobDeadlineError';
+  constructor(readonly budgetMs: number) {
+    super(`the job ran out of its ${budgetMs} ms budget`);
+  }
+}
