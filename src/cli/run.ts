@@ -36,6 +36,7 @@ export async function runCommand(
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port ${values.port}: not a port number`);
   }
+  const replyWaitMs = replyWaitOf(io.env.SWITCHBOARD_REPLY_WAIT_MS);
   const assistant = await loadProjectFromArgs(io, values);
   if (!assistant) return EXIT.invalid;
   io.err(`loaded assistant: ${summarize(assistant)}`);
@@ -45,10 +46,23 @@ export async function runCommand(
     env: io.env,
     announce: (line) => io.err(line),
     ...(values.data !== undefined ? { dataDir: values.data } : {}),
+    ...(replyWaitMs !== undefined ? { replyWaitMs } : {}),
   });
   io.out(`listening on ${stack.url}`);
   await stopSignal();
   io.err('shutting down');
   await stack.stop();
   return EXIT.ok;
+}
+
+/** `SWITCHBOARD_REPLY_WAIT_MS`: how long the REST webhook waits for a turn (0 to 120,000 ms). */
+function replyWaitOf(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 120_000) {
+    throw new UsageError(
+      `SWITCHBOARD_REPLY_WAIT_MS=${value}: not a number of milliseconds from 0 to 120000`,
+    );
+  }
+  return ms;
 }

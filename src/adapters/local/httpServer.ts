@@ -11,10 +11,13 @@ export interface ServerLogger {
 export interface LocalHttpServer {
   readonly url: string;
   /**
-   * Stops accepting connections, gives requests in progress up to `graceMs` to be answered, then
-   * closes every connection.
+   * Stops accepting connections, and answers requests that still arrive on open ones with 503
+   * and `Connection: close`; resolves once every request in progress is answered, or after
+   * `graceMs`. Answers true when none was left.
    */
-  close(graceMs?: number): Promise<void>;
+  drain(graceMs: number): Promise<boolean>;
+  /** Closes every connection; requests still in progress lose theirs. */
+  close(): Promise<void>;
 }
 
 /** Serves the HTTP API on `127.0.0.1:port` (0: any free port). */
@@ -23,24 +26,37 @@ export async function serveHttp(
   port: number,
   logger: ServerLogger,
 ): Promise<LocalHttpServer> {
-  // Requests in progress, so that closing waits for them.
+  // Requests in progress, so that stopping waits for them.
   const inFlight = new Set<Promise<void>>();
+  let draining = false;
   const server = await listen(port, (req, res) => {
+    if (draining) {
+      refuseWhileStopping(res);
+      return;
+    }
     const handled = answer(req, res, api, logger).finally(() => inFlight.delete(handled));
     inFlight.add(handled);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
   return {
     url,
-    close: async (graceMs = 2000) => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    drain: async (graceMs) => {
+      draining = true;
+      server.close();
       server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
+      const grace = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), graceMs);
       });
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      const answered = Promise.allSettled([...inFlight]).then(() => true as const);
+      const result = await Promise.race([answered, grace]);
       clearTimeout(timer);
+      return result;
+    },
+    close: async () => {
+      draining = true;
+      server.close();
       server.closeAllConnections();
       await closed;
     },
@@ -74,6 +90,11 @@ async function answer(
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'internal error' }));
   }
+}
+
+function refuseWhileStopping(res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
+  res.end(JSON.stringify({ error: 'the server is stopping; try again shortly' }));
 }
 
 /** The body as text, or undefined when it is larger than `limit`. */

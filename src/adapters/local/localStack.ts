@@ -36,6 +36,7 @@ import {
   startFauxqs,
 } from './emulators.js';
 import { serveHttp } from './httpServer.js';
+import { DynamoInbox, InboxJobQueue } from './inbox.js';
 import { LocalSecretStore } from './localSecretStore.js';
 
 export const LOCAL_TABLE = 'switchboard';
@@ -45,6 +46,8 @@ const TTL_SECONDS = 30 * 24 * 3600;
 const WORKER_LOOPS = 4;
 /** How long jobs in progress may go on after a stop request. */
 const STOP_GRACE_MS = 10_000;
+/** How long waiting webhooks get for their turns to settle when the stack stops. */
+const WEBHOOK_GRACE_MS = 5_000;
 
 export interface LocalStackOptions {
   readonly assistant: Assistant;
@@ -120,9 +123,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
     const { llm } = options;
     const serverStopping = new AbortController();
+    const sqsQueue = new SqsJobQueue(queueOptions);
+    // The emulated queue lives in memory: with --data, accepted messages wait in the table too.
+    const inbox = options.dataDir
+      ? new DynamoInbox({ client: documents, tableName: LOCAL_TABLE, now })
+      : undefined;
     const runtime = createRuntime({
       store: new DynamoConversationStore(table),
-      queue: new SqsJobQueue(queueOptions),
+      queue: inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue,
       replies: new DynamoReplyStore(table),
       channels: standardChannels,
       now,
@@ -145,9 +153,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
 
-    if (options.dataDir) {
+    if (inbox) {
       const resumed = await runtime.recover(await scanConversationIds(documents, LOCAL_TABLE));
       if (resumed > 0) options.announce(`resumed ${resumed} agent run(s) left by the previous run`);
+      const accepted = await inbox.pending();
+      await sqsQueue.enqueue(accepted);
+      if (accepted.length > 0) {
+        options.announce(
+          `queued ${accepted.length} accepted message(s) the previous run had not handled`,
+        );
+      }
     }
 
     const stopping = new AbortController();
@@ -159,7 +174,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       Array.from({ length: WORKER_LOOPS }, () =>
         runWorkerLoop({
           source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
-          process: (job, signal, deadline) => runtime.processJob(job, signal, { deadline }),
+          process: async (job, signal, deadline) => {
+            await runtime.processJob(job, signal, { deadline });
+            if (inbox && job.type === 'user_message') await inbox.remove(job.id);
+          },
           jobBudgetMs,
           isRetryable: (error) => error instanceof ConcurrentUpdateError,
           logger: log,
@@ -182,10 +200,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       url: server.url,
       runtime,
       stop: async () => {
-        // Waiting webhooks answer with what they have; no new requests, so no job is queued
-        // after the loops stop taking them.
+        // No new requests; the worker loops go on, so waiting webhooks can get their turns'
+        // replies for a while; then those still waiting answer with what they have.
+        if (!(await server.drain(WEBHOOK_GRACE_MS))) {
+          serverStopping.abort();
+          await server.drain(WEBHOOK_GRACE_MS);
+        }
         serverStopping.abort();
-        await server.close();
+        // The loops take no more jobs; the ones in progress commit, within a bound. Queued
+        // jobs stay in the inbox (with --data) for the next start.
         stopping.abort();
         const deadline = setTimeout(
           () => jobsDeadline.abort(new Error('the stack is stopping')),
@@ -193,6 +216,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         );
         await Promise.allSettled([jobs, delayed]);
         clearTimeout(deadline);
+        await server.close();
         sqs.destroy();
         dynamoClient.destroy();
         await closeAll(emulators);
