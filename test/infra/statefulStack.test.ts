@@ -9,10 +9,11 @@ describe('StatefulStack', () => {
   let stack: StatefulStack;
   let template: Template;
 
+  // Constructing the stack takes seconds on a busy machine, more than vitest's default hook time.
   beforeAll(() => {
     stack = new StatefulStack(new App(), 'State');
     template = Template.fromStack(stack);
-  });
+  }, 60_000);
 
   it('keeps conversations in one table with point-in-time recovery and expiry', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
