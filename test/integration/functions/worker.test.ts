@@ -144,4 +144,22 @@ describe('worker function', () => {
     const { result } = run(['{"type": "mystery"}']);
     expect(await result).toEqual({ batchItemFailures: [] });
   });
+
+  it('leaves a model slower than its time budget to a delayed retry instead of failing the job', async () => {
+    llm.reply({ text: 'start flow greet', delayMs: 3000 });
+    const job = userMessage('slow', 'Hello there');
+    const event = sqsEvent([job], { fifo: true });
+    // Three seconds left: the job's budget and its model call end well before the Lambda's.
+    const context = { ...lambdaContext('worker'), getRemainingTimeInMillis: () => 3000 };
+    expect(await handler(event, context)).toEqual({ batchItemFailures: [] });
+    expect(await repliesTo(job)).toEqual([]);
+    const retried: Job[] = [];
+    for (let i = 0; i < 5 && retried.length === 0; i++) {
+      const jobs = await harness.receiveJobs(harness.queues.delayQueueUrl);
+      retried.push(...jobs.map((j) => j.job));
+    }
+    expect(retried).toMatchObject([
+      { type: 'user_message', id: `${job.turn_id}~retry1`, attempt: 1, text: 'Hello there' },
+    ]);
+  });
 });
