@@ -297,6 +297,18 @@ describe('DialogueEngine', () => {
     ]);
   });
 
+  it('repeats only what the assistant said since the latest user message', async () => {
+    const c = await start();
+    c.ports.llm.reply('offtopic reply', 'start flow transfer_money', 'repeat message');
+    await c.say('how are you?');
+    expect(await c.say('send money')).toEqual(['Who should receive the money?']);
+    // The latest turn's question, then the open collect step asks it again; no small talk.
+    expect(await c.say('sorry, what?')).toEqual([
+      'Who should receive the money?',
+      'Who should receive the money?',
+    ]);
+  });
+
   it('handles small talk, hand-over, repetition and ambiguity with patterns', async () => {
     const c = await start();
     c.ports.llm.reply(

@@ -78,4 +78,42 @@ describe('runWorkerLoop', () => {
     // a-2 is left alone: it comes back after a-1, in order.
     expect(log.sort()).toEqual(['done b-1']);
   });
+
+  it('runs different conversations at the same time', async () => {
+    const stop = new AbortController();
+    const { source } = oneBatch([job('a', 1), job('b', 1), job('c', 1)], stop);
+    let running = 0;
+    let most = 0;
+    await runWorkerLoop({
+      source,
+      logger,
+      signal: stop.signal,
+      isRetryable: () => false,
+      process: async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 20));
+        running -= 1;
+      },
+    });
+    expect(most).toBe(3);
+  });
+
+  it('releases a job that lost a race for a retry and holds back the later jobs of its conversation', async () => {
+    const stop = new AbortController();
+    const { source, log } = oneBatch([job('a', 1), job('a', 2), job('b', 1)], stop);
+    const ran: string[] = [];
+    await runWorkerLoop({
+      source,
+      logger,
+      signal: stop.signal,
+      isRetryable: () => true,
+      process: async (j) => {
+        ran.push(j.id);
+        if (j.id === 'a-1') throw new Error('another job committed first');
+      },
+    });
+    expect(ran.sort()).toEqual(['a-1', 'b-1']);
+    expect(log.sort()).toEqual(['done b-1', 'retry a-1']);
+  });
 });
