@@ -4,6 +4,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { deployedSecretNames, generateAssistantBundle } from '../src/build/index.js';
 import { REPO_ROOT } from './constructs/handlerFunction.js';
+import { readDeploySettings } from './context.js';
 import { StatefulStack } from './statefulStack.js';
 import { StatelessStack } from './statelessStack.js';
 
@@ -21,15 +22,19 @@ export interface BuildAppOptions {
 
 /**
  * The CDK app (`npx cdk synth` / `npx cdk deploy --all`): generates the assistant bundle, then
- * the stateful stack (table, queues) and the stateless one (functions, HTTP API). Context:
- * `project`, `subAgents`, `secretPrefix`, `authenticate` (`false` opens the REST routes).
- * cdk-nag's AWS Solutions checks run in synth.
+ * the stateful stack (table, queues, alarm topic) and the stateless one (functions, HTTP API).
+ * Context: `project`, `subAgents`, `secretPrefix`, `authenticate` (`false` opens the REST
+ * routes), and the validated `workerConcurrency`, `webhookConcurrency`,
+ * `reserveWebhookConcurrency` and `alarmEmail` (see context.ts). cdk-nag's AWS Solutions checks
+ * run in synth.
  */
 export async function buildApp(app: App = new App(), options: BuildAppOptions = {}): Promise<App> {
   const context = (key: string): string | undefined => {
     const value = app.node.tryGetContext(key);
     return value === undefined || value === null ? undefined : String(value);
   };
+  // Before the bundle: a bad value fails at once, not after the project is loaded.
+  const settings = readDeploySettings(app.node);
   const projectDir = path.resolve(options.projectDir ?? context('project') ?? REPO_ROOT);
   const bundle = await generateAssistantBundle(
     projectDir,
@@ -42,7 +47,8 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
     app.node.setContext(CROSS_STACK_REFERENCES, 'strong');
   }
   const state = new StatefulStack(app, 'SwitchboardState', {
-    description: 'Switchboard: conversation table and job queues',
+    description: 'Switchboard: conversation table, job queues and alarm topic',
+    ...(settings.alarmEmail === undefined ? {} : { alarmEmail: settings.alarmEmail }),
   });
   const secretPrefix = context('secretPrefix');
   new StatelessStack(app, 'SwitchboardRuntime', {
@@ -53,6 +59,8 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
     registryFile: bundle.registryFile,
     secretNames: deployedSecretNames(bundle.assistant),
     authenticate: context('authenticate') !== 'false',
+    alarmAction: state.alarms.action,
+    concurrency: settings,
     ...(secretPrefix === undefined ? {} : { secretPrefix }),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
+import { AlarmTopic } from './constructs/alarmTopic.js';
 import { JobQueues } from './constructs/jobQueues.js';
 
 /** Attribute names of the conversation table. */
@@ -9,15 +10,18 @@ export const TABLE_KEYS = { partition: 'pk', sort: 'sk', expiry: 'ttl' } as cons
 export interface StatefulStackProps extends StackProps {
   /** Keep the table and queues when the stack is deleted (default: true). */
   readonly retainData?: boolean;
+  /** Subscribe this address to the alarm topic by email. */
+  readonly alarmEmail?: string;
 }
 
 /**
- * What outlives a deployment: the conversation table and the job queues. Kept apart from the
- * functions so that redeploying code never touches data.
+ * What outlives a deployment: the conversation table, the job queues and the alarm topic. Kept
+ * apart from the functions so that redeploying code never touches data or confirmed subscriptions.
  */
 export class StatefulStack extends Stack {
   readonly table: TableV2;
   readonly queues: JobQueues;
+  readonly alarms: AlarmTopic;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
@@ -34,10 +38,16 @@ export class StatefulStack extends Stack {
       removalPolicy,
     });
 
+    // Here rather than with the functions: an email subscription is confirmed by a person, and a
+    // topic recreated with the runtime would silently lose it.
+    this.alarms = new AlarmTopic(this, 'Alarms', {
+      ...(props.alarmEmail === undefined ? {} : { email: props.alarmEmail }),
+    });
     this.queues = new JobQueues(this, 'Queues', {
       // Six times the worker's timeout, as AWS recommends for Lambda event sources.
       visibilityTimeout: Duration.minutes(6),
       maxReceiveCount: 5,
+      alarmAction: this.alarms.action,
     });
   }
 }

@@ -15,11 +15,21 @@ import {
 import { FailedJobsAlarm } from './constructs/failedJobsAlarm.js';
 import { HandlerFunction } from './constructs/handlerFunction.js';
 import { HttpEndpoint } from './constructs/httpEndpoint.js';
+import type { DeploySettings } from './context.js';
+import { WEBHOOK_TIMEOUT, webhookThrottle } from './webhookThrottle.js';
 
 /** Default prefix of every secret the functions read. */
 export const DEFAULT_SECRET_PREFIX = 'switchboard/';
 /** The REST token's secret, under the prefix. */
 export const REST_TOKEN_NAME = 'SWITCHBOARD_REST_TOKEN';
+/** Delay functions at once: each moves ten jobs in well under a second, so two keep up. */
+export const DELAY_CONCURRENCY = 2;
+
+/** How many executions each function may use at once. */
+export type ConcurrencySettings = Pick<
+  DeploySettings,
+  'workerConcurrency' | 'webhookConcurrency' | 'reserveWebhookConcurrency'
+>;
 
 export interface StatelessStackProps extends StackProps {
   /** The conversation table (from the stateful stack). */
@@ -38,8 +48,10 @@ export interface StatelessStackProps extends StackProps {
   readonly authenticate?: boolean;
   /** Days a quiet conversation is kept (default 30). */
   readonly conversationTtlDays?: number;
-  /** Where alarms notify, if anywhere. */
-  readonly alarmAction?: IAlarmAction;
+  /** Where every alarm notifies. */
+  readonly alarmAction: IAlarmAction;
+  /** How many executions each function may use at once. */
+  readonly concurrency: ConcurrencySettings;
 }
 
 /**
@@ -58,10 +70,7 @@ export class StatelessStack extends Stack {
     const restTokenSecret =
       props.authenticate === false ? undefined : `${prefix}${REST_TOKEN_NAME}`;
     const logRetention = RetentionDays.ONE_MONTH;
-    const common = {
-      logRetention,
-      ...(props.alarmAction ? { alarmAction: props.alarmAction } : {}),
-    };
+    const common = { logRetention, alarmAction: props.alarmAction };
     const environment = {
       TABLE_NAME: props.table.tableName,
       JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
@@ -75,8 +84,14 @@ export class StatelessStack extends Stack {
       entry: 'webhook.ts',
       description: 'Switchboard HTTP contract: health, REST channel, tracker',
       memorySize: 512,
-      // API Gateway ends an HTTP API integration at 30 s.
-      timeout: Duration.seconds(29),
+      timeout: WEBHOOK_TIMEOUT,
+      // Each REST request holds an execution while it waits for the reply: without a bound, a
+      // burst of requests takes the account's executions and the worker, throttled, never settles
+      // the turns they wait for. The reservation keeps that many for the webhook and caps it
+      // there; the throttle below turns the excess into 429s at the API, not failed invocations.
+      ...(props.concurrency.reserveWebhookConcurrency
+        ? { reservedConcurrentExecutions: props.concurrency.webhookConcurrency }
+        : {}),
       environment: {
         ...environment,
         REPLY_WAIT_MS: '20000',
@@ -133,19 +148,31 @@ export class StatelessStack extends Stack {
       Secret.fromSecretNameV2(this, 'RestToken', restTokenSecret).grantRead(this.webhook.role);
     }
 
+    // The workers and the delay function draw on the account's unreserved executions, of which
+    // Lambda keeps at least 100 beside any reservation: by default they use at most 22 of them.
     this.worker.function.addEventSource(
       // One job per invocation: each job gets the whole timeout, and none waits behind another.
-      new SqsEventSource(props.jobsQueue, { batchSize: 1, reportBatchItemFailures: true }),
+      new SqsEventSource(props.jobsQueue, {
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: props.concurrency.workerConcurrency,
+      }),
     );
     this.delay.function.addEventSource(
-      new SqsEventSource(props.delayQueue, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(props.delayQueue, {
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        maxConcurrency: DELAY_CONCURRENCY,
+      }),
     );
     new FailedJobsAlarm(this, 'FailedJobs', props.alarmAction);
 
     this.endpoint = new HttpEndpoint(this, 'Http', {
       handler: this.webhook.function,
       logRetention,
-      throttle: { rateLimit: 50, burstLimit: 100 },
+      // Sized so that requests held until the timeout never need more than the webhook's
+      // executions, reserved or not: with the defaults, 2 requests a second and bursts of 42.
+      throttle: webhookThrottle(props.concurrency.webhookConcurrency),
     });
     new CfnOutput(this, 'ApiUrl', {
       value: this.endpoint.url,

@@ -15,7 +15,7 @@ import { Construct } from 'constructs';
 export class FailedJobsAlarm extends Construct {
   readonly alarm: Alarm;
 
-  constructor(scope: Construct, id: string, alarmAction?: IAlarmAction) {
+  constructor(scope: Construct, id: string, alarmAction: IAlarmAction) {
     super(scope, id);
     this.alarm = new Alarm(this, 'Alarm', {
       alarmDescription: 'Switchboard jobs failed and wait for SQS to deliver them again',
@@ -31,6 +31,6 @@ export class FailedJobsAlarm extends Construct {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    if (alarmAction) this.alarm.addAlarmAction(alarmAction);
+    this.alarm.addAlarmAction(alarmAction);
   }
 }

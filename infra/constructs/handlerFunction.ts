@@ -37,8 +37,10 @@ export interface HandlerFunctionProps {
   readonly logRetention: RetentionDays;
   /** The generated registry the bundle's `@switchboard/bundle` import resolves to, if it uses one. */
   readonly registryFile?: string;
-  /** Where its error alarm notifies, if anywhere. */
-  readonly alarmAction?: IAlarmAction;
+  /** Where its error alarm notifies. */
+  readonly alarmAction: IAlarmAction;
+  /** Executions reserved for it, which also caps it (default: none, it shares the account's pool). */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -79,6 +81,9 @@ export class HandlerFunction extends Construct {
       applicationLogLevelV2: ApplicationLogLevel.INFO,
       systemLogLevelV2: SystemLogLevel.WARN,
       tracing: Tracing.ACTIVE,
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       environment: {
@@ -111,6 +116,6 @@ export class HandlerFunction extends Construct {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    if (props.alarmAction) this.errorsAlarm.addAlarmAction(props.alarmAction);
+    this.errorsAlarm.addAlarmAction(props.alarmAction);
   }
 }

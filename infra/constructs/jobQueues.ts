@@ -9,8 +9,8 @@ export interface JobQueuesProps {
   readonly visibilityTimeout: Duration;
   /** Deliveries of one job before it moves to its dead-letter queue. */
   readonly maxReceiveCount: number;
-  /** Where DLQ alarms notify, if anywhere. */
-  readonly alarmAction?: IAlarmAction;
+  /** Where DLQ alarms notify. */
+  readonly alarmAction: IAlarmAction;
 }
 
 /**
@@ -66,7 +66,7 @@ export class JobQueues extends Construct {
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
-      if (props.alarmAction) alarm.addAlarmAction(props.alarmAction);
+      alarm.addAlarmAction(props.alarmAction);
     }
   }
 }

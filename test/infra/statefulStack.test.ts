@@ -1,15 +1,26 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import { StatefulStack } from '../../infra/statefulStack.js';
 
+/** The logical id of the one resource of a type. */
+function logicalIdOf(template: Template, type: string): string {
+  const ids = Object.keys(template.findResources(type));
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+}
+
 describe('StatefulStack', () => {
   let stack: StatefulStack;
   let template: Template;
 
-  // Constructing the stack takes seconds on a busy machine, more than vitest's default hook time.
+  // Construction loads aws-cdk-lib: seconds on a busy machine.
   beforeAll(() => {
     stack = new StatefulStack(new App(), 'State');
     template = Template.fromStack(stack);
@@ -72,20 +83,100 @@ describe('StatefulStack', () => {
     });
   });
 
+  it('notifies the alarm topic from every alarm', () => {
+    const topic = logicalIdOf(template, 'AWS::SNS::Topic');
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(2);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic }]);
+  });
+
+  it('encrypts the alarm topic with a rotating key of its own that CloudWatch may use', () => {
+    const key = logicalIdOf(template, 'AWS::KMS::Key');
+    template.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: { 'Fn::GetAtt': [key, 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+          }),
+        ]),
+      },
+    });
+  });
+
+  it("lets only this account's alarms publish to the topic, and only over TLS", () => {
+    const topic = logicalIdOf(template, 'AWS::SNS::Topic');
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topic }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 'sns:Publish',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+            Resource: { Ref: topic },
+            Condition: {
+              ArnLike: { 'aws:SourceArn': Match.anyValue() },
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            },
+          }),
+        ]),
+      },
+    });
+    const sourceArn = JSON.stringify(template.findResources('AWS::SNS::TopicPolicy'));
+    expect(sourceArn).toContain(':cloudwatch:');
+    expect(sourceArn).toContain(':alarm:*');
+  });
+
+  it('subscribes nobody to the alarm topic unless an email is given', () => {
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
   it('passes the AWS Solutions checks', () => {
     const report = new AwsSolutionsChecks(stack).validateScope(stack);
     expect(report.violations).toEqual([]);
   });
+});
 
-  it('synthesizes the whole app offline, state first', async () => {
-    const tmp = process.env.TMPDIR ?? '/tmp';
-    const app = await buildApp(new App({ outdir: `${tmp}/switchboard-cdk-${process.pid}` }), {
-      bundleDir: `${tmp}/switchboard-bundle-${process.pid}`,
-    });
-    const assembly = app.synth();
+describe('the CDK app', () => {
+  let assembly: CloudAssembly;
+
+  // Synthesis bundles three functions with esbuild: seconds on an idle machine, more on a busy one.
+  beforeAll(async () => {
+    const app = await buildApp(
+      new App({
+        outdir: await mkdtemp(path.join(tmpdir(), 'switchboard-cdk-')),
+        context: { alarmEmail: 'ops@example.com' },
+      }),
+      { bundleDir: await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-')) },
+    );
+    assembly = app.synth();
+  }, 60_000);
+
+  it('synthesizes the whole app offline, state first', () => {
     expect(assembly.stacks.map((s) => s.stackName)).toEqual([
       'SwitchboardState',
       'SwitchboardRuntime',
     ]);
+  });
+
+  it('subscribes the email the alarmEmail context names to the alarm topic', () => {
+    const state = Template.fromJSON(assembly.getStackByName('SwitchboardState').template);
+    state.resourceCountIs('AWS::SNS::Subscription', 1);
+    state.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: logicalIdOf(state, 'AWS::SNS::Topic') },
+    });
   });
 });

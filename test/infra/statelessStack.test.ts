@@ -15,18 +15,67 @@ const FUNCTIONS = { Webhook: 'webhook', Worker: 'worker', Delay: 'delay' } as co
 interface Built {
   readonly stack: StatelessStack;
   readonly template: Template;
+  readonly stateTemplate: Template;
   readonly outdir: string;
 }
 
-/** Builds and synthesizes the app (cdk-nag runs in synth and fails it on any finding). */
-async function build(context: Record<string, string> = {}): Promise<Built> {
+/**
+ * Builds and synthesizes the app (cdk-nag runs in synth and fails it on any finding). Without
+ * `bundle`, the functions are not bundled: for tests that read only the templates.
+ */
+async function build(
+  context: Record<string, unknown> = {},
+  { bundle = true }: { bundle?: boolean } = {},
+): Promise<Built> {
   const outdir = await mkdtemp(path.join(tmpdir(), 'switchboard-cdk-'));
   const bundleDir = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
-  const app = await buildApp(new App({ outdir, context }), { bundleDir });
+  const app = await buildApp(
+    new App({
+      outdir,
+      context: bundle ? context : { ...context, 'aws:cdk:bundling-stacks': [] },
+    }),
+    { bundleDir },
+  );
   const assembly = app.synth();
   const stack = app.node.findChild('SwitchboardRuntime') as StatelessStack;
   const template = Template.fromJSON(assembly.getStackByName('SwitchboardRuntime').template);
-  return { stack, template, outdir };
+  const stateTemplate = Template.fromJSON(assembly.getStackByName('SwitchboardState').template);
+  return { stack, template, stateTemplate, outdir };
+}
+
+/** The event source mapping that feeds a function. */
+function eventSourceOf(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown> {
+  const fn = logicalId(built.stack, built.stack[FUNCTIONS[name]].function);
+  const mappings = Object.values(
+    built.template.findResources('AWS::Lambda::EventSourceMapping', {
+      Properties: { FunctionName: { Ref: fn } },
+    }),
+  );
+  expect(mappings).toHaveLength(1);
+  return mappings[0]?.Properties;
+}
+
+/** The CloudFormation properties of a function. */
+function functionProps(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown> {
+  const id = logicalId(built.stack, built.stack[FUNCTIONS[name]].function);
+  return built.template.toJSON().Resources[id].Properties;
+}
+
+/** The API stage's throttle. */
+function throttleOf(built: Built): { rate: number; burst: number } {
+  const stages = Object.values(built.template.findResources('AWS::ApiGatewayV2::Stage'));
+  expect(stages).toHaveLength(1);
+  const settings = stages[0]?.Properties.DefaultRouteSettings;
+  return { rate: settings.ThrottlingRateLimit, burst: settings.ThrottlingBurstLimit };
+}
+
+/**
+ * The most webhook executions the throttle lets run at once: a token bucket admits at most
+ * burst + rate × t requests in any t seconds, and no request outlives the function's timeout.
+ */
+function admittedAtOnce(built: Built): number {
+  const { rate, burst } = throttleOf(built);
+  return burst + rate * Number(functionProps(built, 'Webhook').Timeout);
 }
 
 /** The logical id of a construct's CloudFormation resource. */
@@ -160,7 +209,10 @@ describe('StatelessStack', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: Match.anyValue(),
+        ThrottlingBurstLimit: Match.anyValue(),
+      },
       AccessLogSettings: {
         DestinationArn: {
           'Fn::GetAtt': [logicalId(built.stack, built.stack.endpoint.accessLogs), 'Arn'],
@@ -253,6 +305,42 @@ describe('StatelessStack', () => {
     });
   });
 
+  it("notifies the stateful stack's alarm topic from every alarm", () => {
+    const topic = Object.keys(built.stateTemplate.findResources('AWS::SNS::Topic'));
+    expect(topic).toHaveLength(1);
+    const outputs = Object.values(
+      built.stateTemplate.findOutputs('*', { Value: { Ref: topic[0] } }),
+    );
+    expect(outputs).toHaveLength(1);
+    const exportName = outputs[0]?.Export?.Name;
+    expect(exportName).toEqual(expect.any(String));
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(4);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([{ 'Fn::ImportValue': exportName }]);
+    }
+  });
+
+  it('runs at most 20 workers at once by default', () => {
+    expect(eventSourceOf(built, 'Worker').ScalingConfig).toEqual({ MaximumConcurrency: 20 });
+  });
+
+  it('caps the delay function so that it cannot crowd out the worker', () => {
+    expect(eventSourceOf(built, 'Delay').ScalingConfig).toEqual({ MaximumConcurrency: 2 });
+  });
+
+  it('reserves 100 executions for the webhook by default', () => {
+    expect(functionProps(built, 'Webhook').ReservedConcurrentExecutions).toBe(100);
+    for (const name of ['Worker', 'Delay'] as const) {
+      expect(functionProps(built, name).ReservedConcurrentExecutions).toBeUndefined();
+    }
+  });
+
+  it("throttles the API so that requests held until the timeout never exceed the webhook's executions", () => {
+    expect(throttleOf(built)).toEqual({ rate: 2, burst: 42 });
+    expect(admittedAtOnce(built)).toBeLessThanOrEqual(100);
+  });
+
   it('passes the AWS Solutions checks, each acknowledgement with a reason', () => {
     const report = new AwsSolutionsChecks(built.stack).validateScope(built.stack);
     expect(report.violations).toEqual([]);
@@ -288,8 +376,14 @@ describe('the CDK app context', () => {
       'custom/actions.ts':
         "export function action_mark() {\n  return { slots: { name: 'context-marker' } };\n}\n",
     });
-    built = await build({ project, secretPrefix: 'acme/', authenticate: 'false' });
-  });
+    built = await build({
+      project,
+      secretPrefix: 'acme/',
+      authenticate: 'false',
+      workerConcurrency: '50',
+      webhookConcurrency: '200',
+    });
+  }, 60_000);
 
   it('bundles the project the context names and reads its secrets under the given prefix', async () => {
     expect(await readFile(bundleFile(built, 'Worker'), 'utf8')).toContain('context-marker');
@@ -306,5 +400,59 @@ describe('the CDK app context', () => {
       Environment: { Variables: Match.objectLike({ REST_TOKEN_SECRET: Match.absent() }) },
     });
     expect(JSON.stringify(statementsOf(built, 'Webhook'))).not.toContain('secretsmanager');
+  });
+
+  it('runs as many workers at once as workerConcurrency says', () => {
+    expect(eventSourceOf(built, 'Worker').ScalingConfig).toEqual({ MaximumConcurrency: 50 });
+  });
+
+  it('reserves the webhookConcurrency for the webhook and sizes the API throttle to it', () => {
+    expect(functionProps(built, 'Webhook').ReservedConcurrentExecutions).toBe(200);
+    expect(throttleOf(built)).toEqual({ rate: 5, burst: 55 });
+    expect(admittedAtOnce(built)).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('the CDK app without a webhook reservation', () => {
+  let built: Built;
+
+  // Only the templates are read: the functions are not bundled. Values typed as in cdk.json.
+  beforeAll(async () => {
+    built = await build(
+      { reserveWebhookConcurrency: false, webhookConcurrency: 60, workerConcurrency: 2 },
+      { bundle: false },
+    );
+  }, 60_000);
+
+  it('reserves nothing when reserveWebhookConcurrency is false, and still bounds the webhook by the throttle', () => {
+    expect(functionProps(built, 'Webhook').ReservedConcurrentExecutions).toBeUndefined();
+    expect(throttleOf(built)).toEqual({ rate: 1, burst: 31 });
+    expect(admittedAtOnce(built)).toBeLessThanOrEqual(60);
+  });
+
+  it('reads numbers from cdk.json as well as strings from -c', () => {
+    expect(eventSourceOf(built, 'Worker').ScalingConfig).toEqual({ MaximumConcurrency: 2 });
+  });
+
+  it('passes the AWS Solutions checks without a reservation', () => {
+    const report = new AwsSolutionsChecks(built.stack).validateScope(built.stack);
+    expect(report.violations).toEqual([]);
+  });
+});
+
+describe('the CDK app context values', () => {
+  it.each([
+    [{ workerConcurrency: '1' }, /workerConcurrency must be an integer from 2 to 1000.*got "1"/],
+    [{ workerConcurrency: '1001' }, /workerConcurrency must be an integer from 2 to 1000/],
+    [{ workerConcurrency: '2.5' }, /workerConcurrency must be an integer/],
+    [{ workerConcurrency: 'many' }, /workerConcurrency must be an integer.*got "many"/],
+    [{ webhookConcurrency: '33' }, /webhookConcurrency must be an integer from 34 to 10000/],
+    [{ webhookConcurrency: '' }, /webhookConcurrency must be an integer/],
+    [{ reserveWebhookConcurrency: 'no' }, /reserveWebhookConcurrency must be true or false/],
+    [{ alarmEmail: 'ops' }, /alarmEmail must be one email address.*got "ops"/],
+    [{ alarmEmail: 'a@example.com,b@example.com' }, /alarmEmail must be one email address/],
+  ])('refuses %o with a message naming the key', async (context, message) => {
+    const bundleDir = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    await expect(buildApp(new App({ context }), { bundleDir })).rejects.toThrow(message);
   });
 });
