@@ -61,6 +61,20 @@ export interface ConversationStore {
   ): Promise<AgentRunRecord | undefined>;
   /** Logged events in order (not those of an undelivered outbox); for the tracker, not for jobs. */
   readEvents(conversationId: string): Promise<SequencedEvent[]>;
+  /** Logged events in `range`, in order, reading only the part of the log the range needs. */
+  readEventPage(conversationId: string, range: EventRange): Promise<EventPage>;
+}
+
+/** A part of the event log: events with `seq > after` (all when absent), at most `limit`. */
+export interface EventRange {
+  readonly after?: number;
+  readonly limit?: number;
+}
+
+export interface EventPage {
+  readonly events: SequencedEvent[];
+  /** Whether logged events beyond these exist. */
+  readonly more: boolean;
 }
 
 /** Another job committed first; the job must run again on the new state. */

@@ -12,6 +12,16 @@ export async function queryAll(
   meter?: StoreMeter,
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
+  for await (const item of queryItems(client, input, meter)) items.push(item);
+  return items;
+}
+
+/** A query's items, one page fetched at a time as the caller reads on; each page is one read. */
+export async function* queryItems(
+  client: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+  meter?: StoreMeter,
+): AsyncGenerator<Record<string, unknown>> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
@@ -20,8 +30,7 @@ export async function queryAll(
       meter.reads += 1;
       for (const item of pageItems) meter.bytesRead += itemBytes(item);
     }
-    items.push(...pageItems);
+    yield* pageItems;
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
-  return items;
 }

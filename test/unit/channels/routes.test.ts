@@ -13,6 +13,7 @@ function context(queued: unknown[]): ChannelContext {
       clearOutbox: async () => {},
       loadRun: async () => undefined,
       readEvents: async () => [],
+      readEventPage: async () => ({ events: [], more: false }),
     },
     replies: {
       deliver: async () => {},

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../../../src/adapters/aws/dynamoConversationStore.js';
 import { StoredDataError } from '../../../../src/adapters/aws/storeErrors.js';
@@ -311,5 +311,192 @@ describe('DynamoConversationStore', () => {
     expect(error).toBeInstanceOf(StoredDataError);
     expect((error as Error).message).toContain(id);
     expect((error as Error).message).toContain('version 99 is not supported');
+  });
+});
+
+/** Every item of a conversation as stored, expired or not. */
+async function rawItems(conversationId: string): Promise<Record<string, unknown>[]> {
+  const { Items } = await aws.documents.send(
+    new QueryCommand({
+      TableName: aws.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `conv#${conversationId}` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items ?? [];
+}
+
+/** The items the head points to whose ttl is earlier than the head's. */
+async function itemsExpiringBeforeHead(conversationId: string): Promise<string[]> {
+  const items = await rawItems(conversationId);
+  const head = items.find((item) => item.sk === 'head');
+  const headTtl = Number(head?.ttl);
+  const version = Number(head?.version);
+  const pointed = Object.entries((head?.runs ?? {}) as Record<string, string>).map(
+    ([run, job]) => `run#${run}#${job}`,
+  );
+  return items
+    .filter((item) => {
+      const sk = String(item.sk);
+      const isEvent = sk.startsWith('evt#') && Number(sk.slice(4)) <= version;
+      return (isEvent || pointed.includes(sk)) && Number(item.ttl) < headTtl;
+    })
+    .map((item) => `${String(item.sk)} ttl ${String(item.ttl)} < head ${headTtl}`);
+}
+
+describe('DynamoConversationStore expiry', () => {
+  const meterOf = (): StoreMeter => ({ reads: 0, writes: 0, bytesRead: 0, bytesWritten: 0 });
+
+  function storeWithClock(clock: { now: number }, meter?: StoreMeter): DynamoConversationStore {
+    return new DynamoConversationStore({
+      client: aws.documents,
+      tableName: aws.tableName,
+      ttlSeconds: DAY,
+      now: () => clock.now,
+      ...(meter ? { meter } : {}),
+    });
+  }
+
+  /** One job: load, commit (keeping the run pointer), deliver the events. */
+  async function job(store: DynamoConversationStore, id: string, n: number): Promise<void> {
+    const previous = await store.load(id);
+    const run = { runId: 'r', jobId: 'job-1', agentId: 'a', data: { step: 1 } };
+    const request = commitAfter(id, previous, `job-${n}`, `v${n}`, n === 1 ? [run] : []);
+    await store.commit({ ...request, head: { ...request.head, runs: { r: 'job-1' } } });
+    await store.appendEvents(id, request.head.version, request.head.outbox?.events ?? []);
+  }
+
+  it('keeps every event and the pointed-to run record alive as long as the head, over three ttls', async () => {
+    const id = newId();
+    const clock = { now: NOW };
+    const meter = meterOf();
+    const store = storeWithClock(clock, meter);
+    const commitWrites: number[] = [];
+    const jobs = 360;
+    for (let n = 1; n <= jobs; n += 1) {
+      clock.now = NOW + n * ((3 * DAY) / jobs) * 1000;
+      const before = meter.writes;
+      await job(store, id, n);
+      // The delivery's event item is the job's last write.
+      commitWrites.push(meter.writes - before - 1);
+      if (n % 4 === 0) expect(await itemsExpiringBeforeHead(id)).toEqual([]);
+    }
+
+    const events = await storeWithClock(clock).readEvents(id);
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: jobs }, (_, i) => i));
+    expect((await store.loadRun(id, 'r', 'job-1'))?.data).toEqual({ step: 1 });
+    // Head, run refresh and a bounded batch of event refreshes; most commits refresh no event.
+    expect(Math.max(...commitWrites)).toBeLessThanOrEqual(2 + 10);
+    const total = commitWrites.reduce((a, b) => a + b, 0);
+    expect(total / jobs).toBeLessThan(5);
+  });
+
+  it('loads a head stored without expiry bookkeeping and brings its items up to the head', async () => {
+    const id = newId();
+    const clock = { now: NOW };
+    const store = storeWithClock(clock);
+    await job(store, id, 1);
+    // What an older build stored: no bookkeeping on the head, items expiring with it.
+    for (const item of await rawItems(id)) {
+      const { born, evt_floor, evt_cursor, evt_pass_ttl, run_ttls, ...old } = item;
+      await aws.documents.send(
+        new PutCommand({ TableName: aws.tableName, Item: { ...old, ttl: NOW / 1000 + DAY } }),
+      );
+    }
+
+    clock.now = NOW + 3_600_000;
+    const fresh = storeWithClock(clock);
+    expect((await fresh.load(id))?.version).toBe(1);
+    await job(fresh, id, 2);
+
+    expect(await itemsExpiringBeforeHead(id)).toEqual([]);
+    expect((await fresh.readEvents(id)).map((e) => e.seq)).toEqual([0, 1]);
+  });
+
+  it('shows a new conversation none of the events of an expired one under the same sender', async () => {
+    const id = newId();
+    const clock = { now: NOW };
+    const store = storeWithClock(clock);
+    await job(store, id, 1);
+    await job(store, id, 2);
+
+    clock.now = NOW + (DAY + 1) * 1000;
+    await store.commit(commitAfter(id, undefined, 'job-new', 'new'));
+
+    expect(await store.readEvents(id)).toEqual([]);
+    await store.appendEvents(id, 1, [userEvent(0, 'new')]);
+    expect((await store.readEvents(id)).map((e) => e.event)).toEqual([userEvent(0, 'new').event]);
+  });
+});
+
+describe('DynamoConversationStore event pages', () => {
+  /** 60 versions: every third one without events, the others with two. */
+  async function longConversation(): Promise<{ id: string; seqs: number[] }> {
+    const id = newId();
+    const store = storeAt(NOW);
+    let head: ConversationHead | undefined;
+    const seqs: number[] = [];
+    for (let version = 1; version <= 60; version += 1) {
+      const request = commitAfter(id, head, `job-${version}`, 'v');
+      const nextSeq = head?.nextSeq ?? 0;
+      const events =
+        version % 3 === 0 ? [] : [userEvent(nextSeq, 'a'), userEvent(nextSeq + 1, 'b')];
+      const outbox = request.head.outbox ? { ...request.head.outbox, events } : undefined;
+      await store.commit({
+        ...request,
+        head: { ...request.head, outbox, nextSeq: nextSeq + events.length },
+      });
+      await store.appendEvents(id, version, events);
+      seqs.push(...events.map((e) => e.seq));
+      head = await store.load(id);
+    }
+    return { id, seqs };
+  }
+
+  it('reads the events after a sequence number, at most a limit, from the versions it needs', async () => {
+    const { id, seqs } = await longConversation();
+    const meter = { reads: 0, writes: 0, bytesRead: 0, bytesWritten: 0 };
+
+    const page = await storeAt(NOW, meter).readEventPage(id, { after: 40, limit: 5 });
+
+    expect(page.events.map((e) => e.seq)).toEqual([41, 42, 43, 44, 45]);
+    expect(page.more).toBe(true);
+    const all = { reads: 0, writes: 0, bytesRead: 0, bytesWritten: 0 };
+    expect((await storeAt(NOW, all).readEvents(id)).map((e) => e.seq)).toEqual(seqs);
+    expect(meter.bytesRead).toBeLessThan(all.bytesRead / 2);
+  });
+
+  it('pages through the whole log without a gap or a repeat', async () => {
+    const { id, seqs } = await longConversation();
+    const store = storeAt(NOW);
+    const read: number[] = [];
+    let after: number | undefined;
+    for (let pages = 0; pages < 100; pages += 1) {
+      const page = await store.readEventPage(id, {
+        ...(after === undefined ? {} : { after }),
+        limit: 7,
+      });
+      read.push(...page.events.map((e) => e.seq));
+      after = page.events.at(-1)?.seq;
+      if (!page.more) break;
+    }
+
+    expect(read).toEqual(seqs);
+  });
+
+  it('reads nothing beyond the last event and nothing of an unknown conversation', async () => {
+    const { id, seqs } = await longConversation();
+    const store = storeAt(NOW);
+
+    expect(await store.readEventPage(id, { after: seqs.at(-1) ?? 0 })).toEqual({
+      events: [],
+      more: false,
+    });
+    expect(await store.readEventPage(id, { after: (seqs.at(-1) ?? 0) - 1, limit: 1 })).toEqual({
+      events: [userEvent(seqs.at(-1) ?? 0, 'b')],
+      more: false,
+    });
+    expect(await store.readEventPage(newId(), { limit: 3 })).toEqual({ events: [], more: false });
   });
 });
