@@ -21,6 +21,8 @@ export const REST_LIMITS = {
   messageChars: 4000,
   senderChars: 128,
   metadataBytes: 8 * 1024,
+  /** Objects and arrays nested in the body, the body itself counting as one. */
+  jsonDepth: 32,
 } as const;
 
 /** The body of `POST /webhooks/rest/webhook`, as Rasa's REST channel takes it. */
@@ -57,6 +59,9 @@ export function parseRestWebhook(
   if (Buffer.byteLength(body) > REST_LIMITS.bodyBytes) {
     throw new HttpError(413, `the body is larger than ${REST_LIMITS.bodyBytes} bytes`);
   }
+  if (nestedDeeperThan(body, REST_LIMITS.jsonDepth)) {
+    throw new HttpError(400, `the body is nested deeper than ${REST_LIMITS.jsonDepth} levels`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -76,6 +81,27 @@ export function parseRestWebhook(
     throw new HttpError(400, message);
   }
   return parsed.data;
+}
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `limit`: a scan of the text, so that
+ * neither parsing nor the checks after it recurse into a hostile depth.
+ */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      depth++;
+      if (depth > limit) return true;
+    } else if (c === '}' || c === ']') depth--;
+  }
+  return false;
 }
 
 /**
