@@ -8,8 +8,11 @@ import {
   type HttpResponse,
   headerOf,
   type Job,
+  MAX_BODY_BYTES,
   type OutboundMessage,
   type RouteRequest,
+  SENDER_ID_CHARS,
+  senderIdProblem,
 } from '../runtime/index.js';
 
 /** The channel's name, as jobs and conversations carry it. */
@@ -17,9 +20,10 @@ export const REST_CHANNEL = 'rest';
 
 /** Limits of the REST channel: larger requests are refused before anything is written. */
 export const REST_LIMITS = {
-  bodyBytes: 64 * 1024,
+  /** The HTTP API's one body limit. */
+  bodyBytes: MAX_BODY_BYTES,
   messageChars: 4000,
-  senderChars: 128,
+  senderChars: SENDER_ID_CHARS,
   metadataBytes: 8 * 1024,
   /** Objects and arrays nested in the body, the body itself counting as one. */
   jsonDepth: 32,
@@ -30,11 +34,12 @@ export const RestWebhookBody = z.strictObject({
   sender: z
     .string()
     .trim()
-    .min(1, { error: 'sender must not be empty' })
-    .max(REST_LIMITS.senderChars, {
-      error: `sender must be at most ${REST_LIMITS.senderChars} characters`,
-    })
-    .regex(/^[\w.:@+-]+$/, { error: 'sender may contain letters, digits and . _ : @ + - only' }),
+    .check((ctx) => {
+      const problem = senderIdProblem(ctx.value);
+      if (problem !== undefined) {
+        ctx.issues.push({ code: 'custom', message: `sender ${problem}`, input: ctx.value });
+      }
+    }),
   message: z.string().max(REST_LIMITS.messageChars, {
     error: `message must be at most ${REST_LIMITS.messageChars} characters`,
   }),
