@@ -17,11 +17,11 @@ export function httpRequestOf(event: APIGatewayProxyEventV2): HttpRequest {
   };
 }
 
-/** A JSON response for API Gateway. */
+/** A JSON response for API Gateway; without a body when the response has none (HEAD). */
 export function jsonResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: response.status,
     headers: { ...response.headers, 'content-type': 'application/json' },
-    body: JSON.stringify(response.body),
+    ...(response.body === undefined ? {} : { body: JSON.stringify(response.body) }),
   };
 }

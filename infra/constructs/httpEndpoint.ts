@@ -63,7 +63,10 @@ export class HttpEndpoint extends Construct {
     });
     const integration = new HttpLambdaIntegration('Webhook', props.handler);
     for (const route of ROUTES) {
-      this.api.addRoutes({ path: route.path, methods: [route.method], integration });
+      // HEAD answers as GET does, without a body; the function handles both.
+      const methods =
+        route.method === HttpMethod.GET ? [HttpMethod.GET, HttpMethod.HEAD] : [route.method];
+      this.api.addRoutes({ path: route.path, methods, integration });
     }
   }
 

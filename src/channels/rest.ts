@@ -8,8 +8,11 @@ import {
   type HttpResponse,
   headerOf,
   type Job,
+  MAX_BODY_BYTES,
   type OutboundMessage,
   type RouteRequest,
+  SENDER_ID_CHARS,
+  senderIdProblem,
 } from '../runtime/index.js';
 
 /** The channel's name, as jobs and conversations carry it. */
@@ -17,10 +20,13 @@ export const REST_CHANNEL = 'rest';
 
 /** Limits of the REST channel: larger requests are refused before anything is written. */
 export const REST_LIMITS = {
-  bodyBytes: 64 * 1024,
+  /** The HTTP API's one body limit. */
+  bodyBytes: MAX_BODY_BYTES,
   messageChars: 4000,
-  senderChars: 128,
+  senderChars: SENDER_ID_CHARS,
   metadataBytes: 8 * 1024,
+  /** Objects and arrays nested in the body, the body itself counting as one. */
+  jsonDepth: 32,
 } as const;
 
 /** The body of `POST /webhooks/rest/webhook`, as Rasa's REST channel takes it. */
@@ -28,11 +34,12 @@ export const RestWebhookBody = z.strictObject({
   sender: z
     .string()
     .trim()
-    .min(1, { error: 'sender must not be empty' })
-    .max(REST_LIMITS.senderChars, {
-      error: `sender must be at most ${REST_LIMITS.senderChars} characters`,
-    })
-    .regex(/^[\w.:@+-]+$/, { error: 'sender may contain letters, digits and . _ : @ + - only' }),
+    .check((ctx) => {
+      const problem = senderIdProblem(ctx.value);
+      if (problem !== undefined) {
+        ctx.issues.push({ code: 'custom', message: `sender ${problem}`, input: ctx.value });
+      }
+    }),
   message: z.string().max(REST_LIMITS.messageChars, {
     error: `message must be at most ${REST_LIMITS.messageChars} characters`,
   }),
@@ -57,6 +64,9 @@ export function parseRestWebhook(
   if (Buffer.byteLength(body) > REST_LIMITS.bodyBytes) {
     throw new HttpError(413, `the body is larger than ${REST_LIMITS.bodyBytes} bytes`);
   }
+  if (nestedDeeperThan(body, REST_LIMITS.jsonDepth)) {
+    throw new HttpError(400, `the body is nested deeper than ${REST_LIMITS.jsonDepth} levels`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -76,6 +86,27 @@ export function parseRestWebhook(
     throw new HttpError(400, message);
   }
   return parsed.data;
+}
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `limit`: a scan of the text, so that
+ * neither parsing nor the checks after it recurse into a hostile depth.
+ */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      depth++;
+      if (depth > limit) return true;
+    } else if (c === '}' || c === ']') depth--;
+  }
+  return false;
 }
 
 /**

@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
-import { startLocalStack } from '../adapters/local/localStack.js';
+import {
+  BlankRestTokenError,
+  type LocalStack,
+  startLocalStack,
+} from '../adapters/local/localStack.js';
 import { summarize } from '../assistant/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
@@ -40,14 +44,21 @@ export async function runCommand(
   const assistant = await loadProjectFromArgs(io, values);
   if (!assistant) return EXIT.invalid;
   io.err(`loaded assistant: ${summarize(assistant)}`);
-  const stack = await startLocalStack({
-    assistant,
-    port,
-    env: io.env,
-    announce: (line) => io.err(line),
-    ...(values.data !== undefined ? { dataDir: values.data } : {}),
-    ...(replyWaitMs !== undefined ? { replyWaitMs } : {}),
-  });
+  let stack: LocalStack;
+  try {
+    stack = await startLocalStack({
+      assistant,
+      port,
+      env: io.env,
+      announce: (line) => io.err(line),
+      ...(values.data !== undefined ? { dataDir: values.data } : {}),
+      ...(replyWaitMs !== undefined ? { replyWaitMs } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof BlankRestTokenError)) throw error;
+    io.err(`switchboard run: ${error.message}`);
+    return EXIT.invalid;
+  }
   io.out(`listening on ${stack.url}`);
   await stopSignal();
   io.err('shutting down');

@@ -6,16 +6,22 @@
  */
 import type { ConversationStore, JobQueue, OutputChannel, ReplyStore } from './ports.js';
 
+/**
+ * A request body: its text, or a reader of it. The route table reads it only once the request is
+ * routed and authorized; a reader refuses a body over the limit with an `HttpError` 413.
+ */
+export type RequestBody = string | (() => Promise<string>);
+
 /** An HTTP request, whatever carried it (node:http locally, API Gateway on AWS). */
 export interface HttpRequest {
   readonly method: string;
   /** The path, possibly with a query string. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly body?: string;
+  readonly body?: RequestBody;
 }
 
-/** An HTTP answer; the body is sent as JSON. */
+/** An HTTP answer; the body is sent as JSON (none when undefined, as for HEAD). */
 export interface HttpResponse {
   readonly status: number;
   readonly body: unknown;
@@ -35,18 +41,27 @@ export class HttpError extends Error {
   }
 }
 
-/** A request as a route sees it: the path's parameters decoded. */
-export interface RouteRequest extends HttpRequest {
+/** A request as a route sees it: the path's parameters decoded and checked, the body read. */
+export interface RouteRequest extends Omit<HttpRequest, 'body'> {
+  readonly body?: string;
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** One HTTP route of a channel. */
+/** Why a decoded path parameter is refused (e.g. `must be four digits`), or undefined. */
+export type ParamCheck = (value: string) => string | undefined;
+
+/** One HTTP route of a channel. A `GET` route also answers `HEAD`, without a body. */
 export interface Route {
   readonly method: 'GET' | 'POST';
   /** A path such as `/conversations/{sender}/tracker`; `{name}` matches one segment. */
   readonly path: string;
   /** Whether the route needs the API token, when one is configured. */
   readonly authenticated: boolean;
+  /**
+   * Checks of path parameters, by name, before the route runs; a failed check answers 400.
+   * `{sender}` is always checked as a sender id.
+   */
+  readonly params?: Readonly<Record<string, ParamCheck>>;
   handle(request: RouteRequest): Promise<HttpResponse>;
 }
 

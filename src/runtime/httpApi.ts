@@ -1,28 +1,47 @@
 /**
  * The HTTP API: one route table over the routes of all channels. A path no route has answers
- * 404; a path with routes for other methods answers 405 with `Allow`; a route that needs the API
- * token checks it before it runs; an `HttpError` becomes its status and `{"error": reason}`.
+ * 404; a path with routes for other methods answers 405 with `Allow`; `HEAD` runs the `GET` route
+ * and answers without a body. Before a route runs, in this order: the API token (if the route
+ * needs it), the path parameters, then the body, read only now and refused over `MAX_BODY_BYTES`.
+ * An `HttpError` becomes its status and `{"error": reason}`.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   type Channel,
   HttpError,
   type HttpRequest,
   type HttpResponse,
+  type ParamCheck,
+  type RequestBody,
   type Route,
 } from './channel.js';
+import { senderIdProblem } from './senderId.js';
 
-/** The largest request body read; each route may allow less. */
-export const MAX_BODY_BYTES = 256 * 1024;
+/** The one limit on request bodies, in bytes, wherever the API is served. */
+export const MAX_BODY_BYTES = 64 * 1024;
 
 export interface HttpApiOptions {
-  /** The bearer token authenticated routes need; none when it resolves to undefined. */
+  /**
+   * The bearer token authenticated routes need; none when it resolves to undefined. A blank
+   * token is a configuration fault (`BlankTokenError`), never "no authentication".
+   */
   readonly authToken?: () => Promise<string | undefined>;
 }
 
 export interface HttpApi {
   handle(request: HttpRequest): Promise<HttpResponse>;
 }
+
+/** The configured API token is empty or whitespace: authenticated routes cannot be served. */
+export class BlankTokenError extends Error {
+  override readonly name = 'BlankTokenError';
+  constructor() {
+    super('the API token is configured but blank');
+  }
+}
+
+/** Checks every route gets for parameters of these names. */
+const PARAM_CHECKS: Readonly<Record<string, ParamCheck>> = { sender: senderIdProblem };
 
 interface CompiledRoute {
   readonly route: Route;
@@ -35,16 +54,8 @@ export function createHttpApi(channels: readonly Channel[], options: HttpApiOpti
   const routes = channels.flatMap((channel) => channel.routes.map(compile));
   return {
     handle: async (request) => {
-      try {
-        if (request.body !== undefined && Buffer.byteLength(request.body) > MAX_BODY_BYTES) {
-          throw bodyTooLarge();
-        }
-        return await dispatch(request, routes, options);
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        const headers = Object.keys(error.headers).length > 0 ? { headers: error.headers } : {};
-        return { status: error.status, body: { error: error.message }, ...headers };
-      }
+      const response = await answer(request, routes, options);
+      return request.method === 'HEAD' ? { ...response, body: undefined } : response;
     },
   };
 }
@@ -52,6 +63,20 @@ export function createHttpApi(channels: readonly Channel[], options: HttpApiOpti
 /** The refusal of a body over `MAX_BODY_BYTES`. */
 export function bodyTooLarge(): HttpError {
   return new HttpError(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
+}
+
+async function answer(
+  request: HttpRequest,
+  routes: readonly CompiledRoute[],
+  options: HttpApiOptions,
+): Promise<HttpResponse> {
+  try {
+    return await dispatch(request, routes, options);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    const headers = Object.keys(error.headers).length > 0 ? { headers: error.headers } : {};
+    return { status: error.status, body: { error: error.message }, ...headers };
+  }
 }
 
 async function dispatch(
@@ -67,16 +92,19 @@ async function dispatch(
   if (matching.length === 0) {
     throw new HttpError(404, `no route for ${request.method} ${path}`);
   }
-  const found = matching.find((r) => r.route.method === request.method);
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const found = matching.find((r) => r.route.method === method);
   if (!found) {
     const allowed = [...new Set(matching.map((r) => r.route.method))].join(', ');
     throw new HttpError(405, `method not allowed; use ${allowed}`, { allow: allowed });
   }
   if (found.route.authenticated) await authorize(request, options);
   const params = Object.fromEntries(
-    found.names.map((name, i) => [name, decode(name, found.values[i])]),
+    found.names.map((name, i) => [name, param(found.route, name, found.values[i])]),
   );
-  return found.route.handle({ ...request, params });
+  const { body: unread, ...head } = request;
+  const body = await readBody(unread);
+  return found.route.handle({ ...head, params, ...(body === undefined ? {} : { body }) });
 }
 
 function compile(route: Route): CompiledRoute {
@@ -93,28 +121,44 @@ function compile(route: Route): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}/?$`), names };
 }
 
-/** A path parameter decoded; parameters are ids (`{sender}` is the sender id). */
-function decode(name: string, value: string | undefined): string {
+/** A path parameter decoded and checked; parameters are ids (`{sender}` is the sender id). */
+function param(route: Route, name: string, value: string | undefined): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(value ?? '');
+    decoded = decodeURIComponent(value ?? '');
   } catch {
     throw new HttpError(400, `the ${name} id in the path is not valid percent-encoding`);
   }
+  for (const check of [PARAM_CHECKS[name], route.params?.[name]]) {
+    const problem = check?.(decoded);
+    if (problem !== undefined) throw new HttpError(400, `the ${name} id in the path ${problem}`);
+  }
+  return decoded;
+}
+
+async function readBody(body: RequestBody | undefined): Promise<string | undefined> {
+  const text = typeof body === 'function' ? await body() : body;
+  if (text !== undefined && Buffer.byteLength(text) > MAX_BODY_BYTES) throw bodyTooLarge();
+  return text;
 }
 
 async function authorize(request: HttpRequest, options: HttpApiOptions): Promise<void> {
   const token = await options.authToken?.();
-  if (!token) return;
+  if (token === undefined) return;
+  if (token.trim() === '') throw new BlankTokenError();
   const given = /^Bearer\s+(.+)$/i.exec(headerOf(request, 'authorization') ?? '')?.[1] ?? '';
-  const expected = Buffer.from(token);
-  const actual = Buffer.from(given);
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+  // Digests of equal length: the comparison reveals neither the token nor its length.
+  if (!timingSafeEqual(digest(given), digest(token))) {
     throw new HttpError(401, 'missing or wrong bearer token');
   }
 }
 
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
 /** A request header by name, in any letter case. */
-export function headerOf(request: HttpRequest, name: string): string | undefined {
+export function headerOf(request: Pick<HttpRequest, 'headers'>, name: string): string | undefined {
   const key = Object.keys(request.headers).find((k) => k.toLowerCase() === name);
   return key === undefined ? undefined : request.headers[key];
 }

@@ -14,6 +14,8 @@ export type {
   ChannelFactory,
   HttpRequest,
   HttpResponse,
+  ParamCheck,
+  RequestBody,
   Route,
   RouteRequest,
 } from './channel.js';
@@ -24,7 +26,13 @@ export type { DialogueParts, HttpRuntime, Runtime, RuntimeParts } from './create
 export { createRuntime } from './createRuntime.js';
 export { deliverOutbox } from './delivery.js';
 export type { HttpApi, HttpApiOptions } from './httpApi.js';
-export { bodyTooLarge, createHttpApi, headerOf, MAX_BODY_BYTES } from './httpApi.js';
+export {
+  BlankTokenError,
+  bodyTooLarge,
+  createHttpApi,
+  headerOf,
+  MAX_BODY_BYTES,
+} from './httpApi.js';
 export type { JobScope } from './jobBudget.js';
 export {
   COMMIT_RESERVE_MS,
@@ -53,5 +61,6 @@ export { recoverPendingWork } from './recovery.js';
 export { BASE_DELAY_MS, JITTER, MAX_RETRIES, retryDelay } from './retryPolicy.js';
 export { RUN_RECORD_VERSION, RunRecordError, RunState } from './runRecords.js';
 export type { RuntimeDeps } from './runtimeDeps.js';
+export { SENDER_ID_CHARS, senderIdProblem } from './senderId.js';
 export type { JobSource, ReceivedJob, WorkerLogger, WorkerLoopOptions } from './worker.js';
 export { runWorkerLoop } from './worker.js';

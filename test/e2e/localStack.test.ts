@@ -1,8 +1,14 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSwitchboard, say, startSwitchboard } from '../helpers/localProcess.js';
+import {
+  REPO_ROOT,
+  type RunningSwitchboard,
+  say,
+  startSwitchboard,
+} from '../helpers/localProcess.js';
 
 describe('switchboard run', () => {
   let app: RunningSwitchboard;
@@ -110,4 +116,32 @@ describe('switchboard run --data', () => {
       expect(await second.stop()).toBe(0);
     }
   }, 90_000);
+});
+
+describe('switchboard run with SWITCHBOARD_REST_TOKEN set but blank', () => {
+  it('refuses to start instead of serving without authentication', async () => {
+    for (const blank of ['', '   ']) {
+      const child = spawn(
+        process.execPath,
+        [path.join(REPO_ROOT, 'bin/switchboard.js'), 'run', '--port', '0'],
+        {
+          cwd: REPO_ROOT,
+          env: { ...process.env, OPENAI_API_KEY: '', SWITCHBOARD_REST_TOKEN: blank },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => {
+        out += String(chunk);
+      });
+      child.stderr.on('data', (chunk) => {
+        err += String(chunk);
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(out).not.toContain('listening on');
+      expect(err).toContain('SWITCHBOARD_REST_TOKEN is set but blank');
+    }
+  }, 60_000);
 });

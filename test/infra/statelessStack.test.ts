@@ -197,6 +197,8 @@ describe('StatelessStack', () => {
     ).toEqual([
       'GET /conversations/{sender}/tracker',
       'GET /health',
+      'HEAD /conversations/{sender}/tracker',
+      'HEAD /health',
       'POST /webhooks/rest/webhook',
     ]);
     template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {

@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { bodyTooLarge, type HttpApi, MAX_BODY_BYTES } from '../../runtime/index.js';
 
-/** Logs what the server cannot answer otherwise. */
+/** Logs what the server cannot answer otherwise (errors), and clients that left (debug). */
 export interface ServerLogger {
   error(message: string, fields: Record<string, unknown>): void;
+  debug(message: string, fields: Record<string, unknown>): void;
 }
 
 /** The HTTP API served by `node:http` on loopback. */
@@ -63,6 +64,18 @@ export async function serveHttp(
   };
 }
 
+/** How much of a body the server reads past an early answer, so the connection closes cleanly. */
+const DRAIN_BYTES = 8 * 1024 * 1024;
+const DRAIN_MS = 5000;
+
+/** The client closed its connection before its request was read or answered. */
+class ClientGoneError extends Error {
+  override readonly name = 'ClientGoneError';
+  constructor(options?: { cause?: unknown }) {
+    super('the client closed the connection', options);
+  }
+}
+
 async function answer(
   req: IncomingMessage,
   res: ServerResponse,
@@ -70,20 +83,33 @@ async function answer(
   logger: ServerLogger,
 ): Promise<void> {
   try {
-    const body = await readBody(req, MAX_BODY_BYTES);
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
     );
-    const response =
-      body === undefined
-        ? { status: 413, body: { error: bodyTooLarge().message } }
-        : await api.handle({ method: req.method ?? 'GET', path: req.url ?? '/', headers, body });
+    // Route and token are decided from the request line and headers; the body is read after.
+    const response = await api.handle({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers,
+      body: () => readBody(req, MAX_BODY_BYTES),
+    });
+    // Answered before the whole body arrived (refused early): read the rest, then close, so
+    // that the client sees the answer and its next request goes on a fresh connection.
+    const early = !req.complete;
+    if (early && !(await drain(req))) {
+      if (req.destroyed) throw new ClientGoneError();
+    }
     res.writeHead(response.status, {
       ...('headers' in response ? response.headers : {}),
       'content-type': 'application/json',
+      ...(early ? { connection: 'close' } : {}),
     });
-    res.end(JSON.stringify(response.body));
+    res.end(response.body === undefined ? undefined : JSON.stringify(response.body));
   } catch (error) {
+    if (error instanceof ClientGoneError || (req.destroyed && !req.complete)) {
+      logger.debug('client disconnected', { method: req.method, path: req.url });
+      return;
+    }
     logger.error('request failed', {
       error: error instanceof Error ? error.message : String(error),
     });
@@ -97,16 +123,54 @@ function refuseWhileStopping(res: ServerResponse): void {
   res.end(JSON.stringify({ error: 'the server is stopping; try again shortly' }));
 }
 
-/** The body as text, or undefined when it is larger than `limit`. */
-async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The body as text; refused with 413 as soon as it (or its declared length) passes `limit`,
+ * leaving the rest unread.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  if (Number(req.headers['content-length']) > limit) return Promise.reject(bodyTooLarge());
+  if (req.readableEnded) return Promise.resolve('');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (outcome: () => void) => {
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+      outcome();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else
+        settle(() => {
+          req.pause();
+          reject(bodyTooLarge());
+        });
+    };
+    const onEnd = () => settle(() => resolve(Buffer.concat(chunks).toString('utf8')));
+    const onGone = (cause?: unknown) => settle(() => reject(new ClientGoneError({ cause })));
+    req.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
+  });
+}
+
+/** Reads and discards the rest of a body, up to a bound; whether it all arrived. */
+function drain(req: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    let size = 0;
+    const settle = (complete: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+      resolve(complete);
+    };
+    const timer = setTimeout(() => settle(false), DRAIN_MS);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > DRAIN_BYTES) settle(false);
+    };
+    const onEnd = () => settle(true);
+    const onGone = () => settle(false);
+    req.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
+    req.resume();
+  });
 }
 
 function listen(

@@ -77,6 +77,7 @@ export interface LocalStack {
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { assistant, env } = options;
+  const restToken = localRestToken(env);
   const logger = new Logger({
     serviceName: 'switchboard',
     logLevel: (env.SWITCHBOARD_LOG_LEVEL ?? 'WARN') as 'WARN',
@@ -139,9 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       http: {
         replyWaitMs: options.replyWaitMs ?? 10_000,
         stopping: serverStopping.signal,
-        ...(env.SWITCHBOARD_REST_TOKEN
-          ? { authToken: async () => env.SWITCHBOARD_REST_TOKEN }
-          : {}),
+        ...(restToken === undefined ? {} : { authToken: async () => restToken }),
       },
       dialogue: {
         assistant,
@@ -226,6 +225,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await closeAll(emulators);
     throw error;
   }
+}
+
+/** `SWITCHBOARD_REST_TOKEN` is set but blank: serving would mean serving without a token. */
+export class BlankRestTokenError extends Error {
+  override readonly name = 'BlankRestTokenError';
+  constructor() {
+    super(
+      'SWITCHBOARD_REST_TOKEN is set but blank: set it to a token (e.g. `openssl rand -hex 32`), or unset it to serve without authentication',
+    );
+  }
+}
+
+/** The API token from the environment: undefined when unset; a blank one is refused. */
+function localRestToken(env: LocalStackOptions['env']): string | undefined {
+  const token = env.SWITCHBOARD_REST_TOKEN;
+  if (token !== undefined && token.trim() === '') throw new BlankRestTokenError();
+  return token;
 }
 
 /** Powertools' logger as the worker loop logs. */

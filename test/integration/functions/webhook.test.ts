@@ -50,6 +50,25 @@ describe('webhook function', () => {
     expect(bodyOf(result)).toEqual({ status: 'ok' });
   });
 
+  it('answers HEAD on the health check and the tracker like GET, without a body', async () => {
+    const health = await call(httpEvent('HEAD', '/health'));
+    expect([health.statusCode, health.body]).toEqual([200, undefined]);
+    const tracker = await call(
+      httpEvent('HEAD', '/conversations/nobody/tracker', { headers: auth }),
+    );
+    expect([tracker.statusCode, tracker.body]).toEqual([200, undefined]);
+  });
+
+  it('refuses a tracker sender id over 128 characters with 400 and a reason', async () => {
+    const result = await call(
+      httpEvent('GET', `/conversations/${'s'.repeat(3000)}/tracker`, { headers: auth }),
+    );
+    expect(result.statusCode).toBe(400);
+    expect(bodyOf(result)).toEqual({
+      error: 'the sender id in the path must be at most 128 characters',
+    });
+  });
+
   it('refuses a malformed body with 400 and a reason, and writes nothing', async () => {
     const result = await call(
       httpEvent('POST', '/webhooks/rest/webhook', { body: '{"sender": "ada"', headers: auth }),

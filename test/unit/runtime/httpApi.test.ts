@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BlankTokenError,
   type Channel,
   createHttpApi,
   HttpError,
@@ -97,5 +98,117 @@ describe('the output router', () => {
     await expect(outputRouter([channel]).deliver(batch('slack'))).rejects.toThrow(
       new UnknownChannelError('slack', ['echo']),
     );
+  });
+});
+
+describe('the HTTP route table before a route runs', () => {
+  const reads: string[] = [];
+  const guarded: Channel = {
+    name: 'guarded',
+    streams: false,
+    routes: [
+      {
+        method: 'GET',
+        path: '/people/{sender}',
+        authenticated: false,
+        handle: async (request) => ({ status: 200, body: { sender: request.params.sender } }),
+      },
+      {
+        method: 'POST',
+        path: '/people/{sender}',
+        authenticated: true,
+        handle: async (request) => ({ status: 200, body: { got: request.body } }),
+      },
+      {
+        method: 'GET',
+        path: '/codes/{code}',
+        authenticated: false,
+        params: { code: (value) => (/^\d{4}$/.test(value) ? undefined : 'must be four digits') },
+        handle: async (request) => ({ status: 200, body: { code: request.params.code } }),
+      },
+    ],
+  };
+  const api = createHttpApi([guarded], { authToken: async () => 's3cret' });
+  const lazy = (text: string) => async () => {
+    reads.push(text.slice(0, 10));
+    return text;
+  };
+
+  it('refuses a sender id longer than 128 characters on any route that has one', async () => {
+    expect(await api.handle(request('GET', `/people/${'s'.repeat(3000)}`))).toEqual({
+      status: 400,
+      body: { error: 'the sender id in the path must be at most 128 characters' },
+    });
+    expect(await api.handle(request('GET', '/people/a%2Fb'))).toEqual({
+      status: 400,
+      body: { error: 'the sender id in the path may contain letters, digits and . _ : @ + - only' },
+    });
+    expect((await api.handle(request('GET', `/people/${'s'.repeat(128)}`))).status).toBe(200);
+  });
+
+  it('checks the parameters a route declares', async () => {
+    expect(await api.handle(request('GET', '/codes/12a'))).toEqual({
+      status: 400,
+      body: { error: 'the code id in the path must be four digits' },
+    });
+    expect(await api.handle(request('GET', '/codes/1234'))).toEqual({
+      status: 200,
+      body: { code: '1234' },
+    });
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    expect(await api.handle(request('HEAD', '/people/ada'))).toEqual({
+      status: 200,
+      body: undefined,
+    });
+    expect(await api.handle(request('HEAD', '/nothing'))).toEqual({
+      status: 404,
+      body: undefined,
+    });
+  });
+
+  it('checks the token before it reads the body', async () => {
+    reads.length = 0;
+    const wrong = {
+      ...request('POST', '/people/ada', { authorization: 'Bearer nope' }),
+      body: lazy('x'.repeat(1024 * 1024)),
+    };
+    expect((await api.handle(wrong)).status).toBe(401);
+    expect(reads).toEqual([]);
+    const right = {
+      ...request('POST', '/people/ada', { authorization: 'Bearer s3cret' }),
+      body: lazy('hello'),
+    };
+    expect(await api.handle(right)).toEqual({ status: 200, body: { got: 'hello' } });
+    expect(reads).toEqual(['hello']);
+  });
+
+  it('refuses a body over 64 KiB once the request is authorized', async () => {
+    const big = {
+      ...request('POST', '/people/ada', { authorization: 'Bearer s3cret' }),
+      body: 'x'.repeat(64 * 1024 + 1),
+    };
+    expect(await api.handle(big)).toEqual({
+      status: 413,
+      body: { error: 'the body is larger than 65536 bytes' },
+    });
+  });
+
+  it('refuses to serve an authenticated route when the configured token is blank', async () => {
+    for (const blank of ['', '  \t']) {
+      const open = createHttpApi([guarded], { authToken: async () => blank });
+      await expect(open.handle(request('POST', '/people/ada'))).rejects.toThrow(BlankTokenError);
+      expect((await open.handle(request('GET', '/people/ada'))).status).toBe(200);
+    }
+  });
+
+  it('accepts only the exact token, whatever the length of the one given', async () => {
+    for (const given of ['s3cre', 's3crett', 'S3CRET', 'x'.repeat(10_000), '']) {
+      const answer = await api.handle(
+        request('POST', '/people/ada', { authorization: `Bearer ${given}` }),
+      );
+      expect(answer.status).toBe(401);
+    }
   });
 });
