@@ -5,6 +5,7 @@ describe('retryDelay', () => {
   it('doubles from one second for each failure, then gives up', () => {
     const delays = [1, 2, 3, 4].map((failures) => retryDelay(failures, () => 0));
     expect(delays).toEqual([1000, 2000, 4000, undefined]);
+    expect(retryDelay(0, () => 0)).toBeUndefined();
     expect(MAX_RETRIES).toBe(3);
   });
 
