@@ -1,12 +1,14 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-/** The suites mutation testing runs: unit and integration tests (the e2e and synth suites are slow and cover entry points, not the mutated core). */
-export default mergeConfig(
-  base,
-  defineConfig({
-    test: {
-      include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
-    },
-  }),
-);
+/**
+ * The suites mutation testing runs: unit and integration tests. The e2e and synthesis suites
+ * cover entry points rather than the mutated core, and are slow.
+ */
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+  },
+});
