@@ -7,8 +7,7 @@ import {
   processJob,
   processJobRetryingRaces,
 } from '../../../src/runtime/index.js';
-import { assistantFrom } from '../../helpers/dialogue.js';
-import { NEVER, runtimeSuite, testRuntime, userMessage } from '../../helpers/runtime.js';
+import { NEVER, runtimeSuite, userMessage } from '../../helpers/runtime.js';
 
 const FILES = {
   'domain.yml': `slots:
@@ -235,41 +234,4 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
     );
     expect(receive.Messages ?? []).toEqual([]);
   });
-});
-
-describe('secrets stay out', () => {
-  it('writes no credential value to an item, a queued job or a log line', async () => {
-    const secretValue = 's3cr3t-Value-7f1c';
-    const withSecrets = await assistantFrom({
-      ...FILES,
-      '.env': `TOOLS_TOKEN=${secretValue}\nLLM_KEY=${secretValue}-llm\n`,
-      'endpoints.yml': `model_groups:
-  - id: main
-    models:
-      - provider: openai
-        model: gpt-4.1
-        api_key: \${LLM_KEY}
-mcp_servers:
-  - name: tools
-    url: https://tools.example.com/mcp
-    token: \${TOOLS_TOKEN}
-`,
-    });
-    const rt = await testRuntime(suite.emulators, withSecrets);
-    const queued: string[] = [];
-    const recordingQueue = {
-      enqueue: async (jobs: readonly Job[]) => {
-        queued.push(JSON.stringify(jobs));
-        await rt.queue.enqueue(jobs);
-      },
-    };
-    const deps = { ...rt.deps, queue: recordingQueue };
-    rt.llm.reply('start flow greet', 'set slot name Ada');
-    await rt.queue.enqueue([userMessage('secrets', 'hi'), userMessage('secrets', 'Ada')]);
-    await rt.drain(async () => ((await rt.store.load('secrets'))?.recentJobs.length ?? 0) >= 2);
-    await processJob(userMessage('secrets', '/SetSlots(name=Bo)'), deps, NEVER);
-    const everything = [await rt.scanTable(), ...queued, ...rt.logs, ...rt.llm.prompts].join('\n');
-    expect(everything).not.toContain(secretValue);
-    expect(JSON.stringify(withSecrets)).not.toContain(secretValue);
-  }, 30_000);
 });
