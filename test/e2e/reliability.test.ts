@@ -1,9 +1,7 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSwitchboard, startSwitchboard } from '../helpers/localProcess.js';
 import { ScriptedOpenAi } from '../helpers/scriptedOpenAi.js';
+import { tempDir } from '../helpers/tempDirs.js';
 
 const GREETING = 'Happy to arrange a call. What name should we ask for?';
 
@@ -59,7 +57,7 @@ describe('accepted messages across stops', () => {
   }
 
   it('runs a message answered before its turn ended exactly once after the process is killed', async () => {
-    const data = await mkdtemp(path.join(tmpdir(), 'switchboard-data-'));
+    const data = await tempDir('switchboard-data-');
     const model = await ScriptedOpenAi.start([
       { text: 'start flow request_callback', delayMs: 4000 },
     ]);
@@ -79,7 +77,7 @@ describe('accepted messages across stops', () => {
   }, 60_000);
 
   it('answers every waiting webhook when stopped, and loses none of their messages', async () => {
-    const data = await mkdtemp(path.join(tmpdir(), 'switchboard-data-'));
+    const data = await tempDir('switchboard-data-');
     const slow = { text: 'start flow request_callback', delayMs: 1500 };
     const model = await ScriptedOpenAi.start([
       slow,

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -8,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import type { StatelessStack } from '../../infra/statelessStack.js';
 import { BASE_PROJECT, writeProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/tempDirs.js';
 
 const MAX_BUNDLE_BYTES = 5 * 1024 * 1024;
 const FUNCTIONS = { Webhook: 'webhook', Worker: 'worker', Delay: 'delay' } as const;
@@ -27,8 +27,8 @@ async function build(
   context: Record<string, unknown> = {},
   { bundle = true }: { bundle?: boolean } = {},
 ): Promise<Built> {
-  const outdir = await mkdtemp(path.join(tmpdir(), 'switchboard-cdk-'));
-  const bundleDir = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+  const outdir = await tempDir('switchboard-cdk-');
+  const bundleDir = await tempDir('switchboard-bundle-');
   const app = await buildApp(
     new App({
       outdir,
@@ -454,7 +454,7 @@ describe('the CDK app context values', () => {
     [{ alarmEmail: 'ops' }, /alarmEmail must be one email address.*got "ops"/],
     [{ alarmEmail: 'a@example.com,b@example.com' }, /alarmEmail must be one email address/],
   ])('refuses %o with a message naming the key', async (context, message) => {
-    const bundleDir = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    const bundleDir = await tempDir('switchboard-bundle-');
     await expect(buildApp(new App({ context }), { bundleDir })).rejects.toThrow(message);
   });
 });

@@ -1,6 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type {
   APIGatewayProxyEventV2,
@@ -18,6 +15,7 @@ import { generateAssistantBundle } from '../../../src/build/index.js';
 import { Job, type RuntimeParts } from '../../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
 import { writeProject } from '../../helpers/project.js';
+import { tempDir } from '../../helpers/tempDirs.js';
 import {
   type FunctionsHarness,
   httpEvent,
@@ -79,7 +77,7 @@ describe('one wiring for every entry point', () => {
 
   beforeAll(async () => {
     const dir = await writeProject(FILES);
-    const out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    const out = await tempDir('switchboard-bundle-');
     bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
   });
 
