@@ -19,8 +19,8 @@ describe('StatefulStack', () => {
   let template: Template;
 
   // Construction loads aws-cdk-lib: seconds on a busy machine.
-  beforeAll(() => {
-    stack = new StatefulStack(new App(), 'State');
+  beforeAll(async () => {
+    stack = new StatefulStack(new App({ outdir: await tempDir('switchboard-cdk-') }), 'State');
     template = Template.fromStack(stack);
   }, 60_000);
 

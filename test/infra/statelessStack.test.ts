@@ -455,6 +455,7 @@ describe('the CDK app context values', () => {
     [{ alarmEmail: 'a@example.com,b@example.com' }, /alarmEmail must be one email address/],
   ])('refuses %o with a message naming the key', async (context, message) => {
     const bundleDir = await tempDir('switchboard-bundle-');
-    await expect(buildApp(new App({ context }), { bundleDir })).rejects.toThrow(message);
+    const outdir = await tempDir('switchboard-cdk-');
+    await expect(buildApp(new App({ outdir, context }), { bundleDir })).rejects.toThrow(message);
   });
 });
