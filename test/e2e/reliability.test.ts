@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSwitchboard, startSwitchboard } from '../helpers/localProcess.js';
 import { ScriptedOpenAi } from '../helpers/scriptedOpenAi.js';
 import { tempDir } from '../helpers/tempDirs.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const GREETING = 'Happy to arrange a call. What name should we ask for?';
 
@@ -91,7 +92,8 @@ describe('accepted messages across stops', () => {
       post(app.url, 'stop-b', 'Hi, can someone call me back?'),
       post(app.url, 'stop-a', 'Ada'),
     ];
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A turn is with the (slow) model: the webhooks are accepted and waiting for their replies.
+    await waitFor(() => model.requests.length > 0, { description: 'a model call' });
     const exited = app.stop('SIGTERM');
     const responses = await Promise.all(requests);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);

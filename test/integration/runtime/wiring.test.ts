@@ -16,6 +16,7 @@ import { Job, type RuntimeParts } from '../../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
 import { writeProject } from '../../helpers/project.js';
 import { tempDir } from '../../helpers/tempDirs.js';
+import { waitFor } from '../../helpers/waitFor.js';
 import {
   type FunctionsHarness,
   httpEvent,
@@ -140,8 +141,14 @@ describe('one wiring for every entry point', () => {
     // What Lambda's event source does: take the queued jobs, run the worker, delete them.
     const work = async () => {
       const { sqs, queues } = harness as FunctionsHarness;
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: queues.jobsQueueUrl, WaitTimeSeconds: 1 }),
+      const Messages = await waitFor(
+        async () => {
+          const received = await sqs.send(
+            new ReceiveMessageCommand({ QueueUrl: queues.jobsQueueUrl, WaitTimeSeconds: 1 }),
+          );
+          return received.Messages?.length ? received.Messages : undefined;
+        },
+        { description: 'the queued job' },
       );
       const jobs = Messages.map((m) => Job.parse(JSON.parse(m.Body ?? '')));
       const result = await worker(sqsEvent(jobs, { fifo: true }), lambdaContext('worker'));
