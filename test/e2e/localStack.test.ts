@@ -1,6 +1,4 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +7,7 @@ import {
   say,
   startSwitchboard,
 } from '../helpers/localProcess.js';
+import { tempDir } from '../helpers/tempDirs.js';
 
 describe('switchboard run', () => {
   let app: RunningSwitchboard;
@@ -101,7 +100,7 @@ describe('switchboard run', () => {
 
 describe('switchboard run --data', () => {
   it('keeps conversations across restarts and shuts down cleanly', async () => {
-    const data = await mkdtemp(path.join(tmpdir(), 'switchboard-data-'));
+    const data = await tempDir('switchboard-data-');
     const first = await startSwitchboard(['--data', data]);
     await say(first.url, 'keeper', 'Hi, can someone call me back?');
     expect(await first.stop('SIGINT')).toBe(0);

@@ -1,9 +1,8 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSwitchboard, startSwitchboard } from '../helpers/localProcess.js';
 import { ScriptedOpenAi } from '../helpers/scriptedOpenAi.js';
+import { tempDir } from '../helpers/tempDirs.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const GREETING = 'Happy to arrange a call. What name should we ask for?';
 
@@ -59,7 +58,7 @@ describe('accepted messages across stops', () => {
   }
 
   it('runs a message answered before its turn ended exactly once after the process is killed', async () => {
-    const data = await mkdtemp(path.join(tmpdir(), 'switchboard-data-'));
+    const data = await tempDir('switchboard-data-');
     const model = await ScriptedOpenAi.start([
       { text: 'start flow request_callback', delayMs: 4000 },
     ]);
@@ -79,7 +78,7 @@ describe('accepted messages across stops', () => {
   }, 60_000);
 
   it('answers every waiting webhook when stopped, and loses none of their messages', async () => {
-    const data = await mkdtemp(path.join(tmpdir(), 'switchboard-data-'));
+    const data = await tempDir('switchboard-data-');
     const slow = { text: 'start flow request_callback', delayMs: 1500 };
     const model = await ScriptedOpenAi.start([
       slow,
@@ -93,7 +92,8 @@ describe('accepted messages across stops', () => {
       post(app.url, 'stop-b', 'Hi, can someone call me back?'),
       post(app.url, 'stop-a', 'Ada'),
     ];
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A turn is with the (slow) model: the webhooks are accepted and waiting for their replies.
+    await waitFor(() => model.requests.length > 0, { description: 'a model call' });
     const exited = app.stop('SIGTERM');
     const responses = await Promise.all(requests);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);

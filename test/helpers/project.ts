@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Environment, type LoadResult, loadAssistant } from '../../src/config/index.js';
+import { tempDir } from './tempDirs.js';
 
 /** Files of a project by relative path; `undefined` removes a file of the base project. */
 export type ProjectFilesSpec = Readonly<Record<string, string | undefined>>;
@@ -50,9 +50,9 @@ connections:
 `,
 };
 
-/** Writes a project into a new temporary directory and returns the directory. */
+/** Writes a project into a temporary directory (removed after the test file) and returns it. */
 export async function writeProject(files: ProjectFilesSpec): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'switchboard-project-'));
+  const dir = await tempDir('switchboard-project-');
   for (const [name, content] of Object.entries(files)) {
     if (content === undefined) continue;
     const file = path.join(dir, name);

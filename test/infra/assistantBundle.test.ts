@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +9,7 @@ import {
   importSpecifier,
 } from '../../src/build/index.js';
 import { BASE_PROJECT, writeProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/tempDirs.js';
 
 /** The base project with custom actions, a hook and an agent class in two module files. */
 const EXTENDED_PROJECT = {
@@ -65,7 +65,7 @@ describe('generateAssistantBundle', () => {
 
   beforeAll(async () => {
     dir = await writeProject(EXTENDED_PROJECT);
-    out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    out = await tempDir('switchboard-bundle-');
     bundle = await generateAssistantBundle(dir, undefined, out);
   });
 
@@ -114,7 +114,7 @@ describe('generateAssistantBundle', () => {
 describe('deployedSecretNames', () => {
   it('lists every credential reference and the model key, not look-alike data', async () => {
     const dir = await writeProject(EXTENDED_PROJECT);
-    const out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    const out = await tempDir('switchboard-bundle-');
     const { assistant } = await generateAssistantBundle(dir, undefined, out);
     expect(deployedSecretNames(assistant)).toEqual(['MODEL_KEY', 'OPENAI_API_KEY', 'TOOLS_KEY']);
   });

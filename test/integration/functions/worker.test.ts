@@ -1,6 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -12,6 +10,8 @@ import type { Job } from '../../../src/runtime/index.js';
 import { writeProject } from '../../helpers/project.js';
 import { userMessage } from '../../helpers/runtime.js';
 import { ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
+import { tempDir } from '../../helpers/tempDirs.js';
+import { waitFor } from '../../helpers/waitFor.js';
 import {
   type FunctionsHarness,
   lambdaContext,
@@ -67,6 +67,9 @@ responses:
 
 type Handler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
+/** A conversation id of its own for each test. */
+const conversation = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+
 describe('worker function', () => {
   let harness: FunctionsHarness;
   let llm: ScriptedOpenAi;
@@ -83,7 +86,7 @@ describe('worker function', () => {
   beforeAll(async () => {
     llm = await ScriptedOpenAi.start();
     const dir = await writeProject(project(llm.url));
-    const out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    const out = await tempDir('switchboard-bundle-');
     bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
     secrets
       .on(GetSecretValueCommand, { SecretId: `${SECRET_PREFIX}LLM_KEY` })
@@ -105,17 +108,24 @@ describe('worker function', () => {
   });
 
   it('runs a user message with the model, whose key comes from the secret store', async () => {
+    const asked = llm.requests.length;
     llm.reply('start flow greet');
-    const job = userMessage('ada', 'Hello there');
+    const job = userMessage(conversation('ada'), 'Hello there');
     const { result } = run([job]);
     expect(await result).toEqual({ batchItemFailures: [] });
     expect(await repliesTo(job)).toEqual(['What is your name?']);
-    expect(llm.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${LLM_KEY}`]);
+    expect(llm.requests.slice(asked).map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${LLM_KEY}`,
+    ]);
     llm.verify();
   });
 
   it('runs the project custom action from the bundled registry', async () => {
-    const job = userMessage('ada', '/SetSlots(name=Ada)');
+    const id = conversation('ada');
+    const greet = userMessage(id, '/greet');
+    expect(await run([greet]).result).toEqual({ batchItemFailures: [] });
+    expect(await repliesTo(greet)).toEqual(['What is your name?']);
+    const job = userMessage(id, '/SetSlots(name=Ada)');
     const { result } = run([job]);
     expect(await result).toEqual({ batchItemFailures: [] });
     expect(await repliesTo(job)).toContain('Welcome, Ada!');
@@ -123,15 +133,16 @@ describe('worker function', () => {
 
   it('reports a job whose processing throws, and holds back only its conversation', async () => {
     // A head that no version of Switchboard wrote: loading the conversation fails.
+    const broken = conversation('broken');
     await harness.documents.send(
       new PutCommand({
         TableName: harness.tableName,
-        Item: { pk: 'conv#broken', sk: 'head', version: 'not a number' },
+        Item: { pk: `conv#${broken}`, sk: 'head', version: 'not a number' },
       }),
     );
-    const first = userMessage('broken', '/greet');
-    const other = userMessage('cleo', '/greet');
-    const second = userMessage('broken', '/SetSlots(name=Bo)');
+    const first = userMessage(broken, '/greet');
+    const other = userMessage(conversation('cleo'), '/greet');
+    const second = userMessage(broken, '/SetSlots(name=Bo)');
     const { event, result } = run([first, other, second]);
     const ids = event.Records.map((r) => r.messageId);
     expect(await result).toEqual({
@@ -147,17 +158,23 @@ describe('worker function', () => {
 
   it('leaves a model slower than its time budget to a delayed retry instead of failing the job', async () => {
     llm.reply({ text: 'start flow greet', delayMs: 3000 });
-    const job = userMessage('slow', 'Hello there');
+    const job = userMessage(conversation('slow'), 'Hello there');
     const event = sqsEvent([job], { fifo: true });
     // Three seconds left: the job's budget and its model call end well before the Lambda's.
     const context = { ...lambdaContext('worker'), getRemainingTimeInMillis: () => 3000 };
     expect(await handler(event, context)).toEqual({ batchItemFailures: [] });
     expect(await repliesTo(job)).toEqual([]);
-    const retried: Job[] = [];
-    for (let i = 0; i < 5 && retried.length === 0; i++) {
-      const jobs = await harness.receiveJobs(harness.queues.delayQueueUrl);
-      retried.push(...jobs.map((j) => j.job));
-    }
+    // The retry waits out its delay on the delay queue before it can be received.
+    const retried = await waitFor(
+      async () => {
+        const jobs = await harness.receiveJobs(harness.queues.delayQueueUrl);
+        const mine = jobs
+          .map((j) => j.job)
+          .filter((j) => j.conversation_id === job.conversation_id);
+        return mine.length > 0 && mine;
+      },
+      { description: 'the retry on the delay queue' },
+    );
     expect(retried).toMatchObject([
       { type: 'user_message', id: `${job.turn_id}~retry1`, attempt: 1, text: 'Hello there' },
     ]);

@@ -12,6 +12,7 @@ import {
   type StepResult,
 } from '../../../src/runtime/index.js';
 import { NEVER, runtimeSuite, type testRuntime, userMessage } from '../../helpers/runtime.js';
+import { waitFor } from '../../helpers/waitFor.js';
 
 const FILES = {
   'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
@@ -74,18 +75,26 @@ async function pendingStep(
   conversation: string,
   queueUrl = rt.jobsQueueUrl,
 ): Promise<Job> {
-  const received = await suite.emulators.sqs.send(
-    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }),
+  // A delayed step reaches the queue only after its delay: receive until it is there.
+  return waitFor(
+    async () => {
+      const received = await suite.emulators.sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+        }),
+      );
+      const jobs = (received.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}') as Job);
+      for (const m of received.Messages ?? []) {
+        await suite.emulators.sqs.send(
+          new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }),
+        );
+      }
+      return jobs.find((j) => j.conversation_id === conversation && j.type === 'agent_step');
+    },
+    { description: `a step queued for ${conversation}` },
   );
-  const jobs = (received.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}') as Job);
-  for (const m of received.Messages ?? []) {
-    await suite.emulators.sqs.send(
-      new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }),
-    );
-  }
-  const job = jobs.find((j) => j.conversation_id === conversation && j.type === 'agent_step');
-  if (!job) throw new Error(`no step queued for ${conversation}`);
-  return job;
 }
 
 const suite = runtimeSuite(FILES);

@@ -7,6 +7,7 @@ import {
   processJob,
   processJobRetryingRaces,
 } from '../../../src/runtime/index.js';
+import { racingStore } from '../../helpers/raceStore.js';
 import { NEVER, runtimeSuite, userMessage } from '../../helpers/runtime.js';
 
 const FILES = {
@@ -117,18 +118,27 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
     const a = userMessage('race', '/SetSlots(counter=1)');
     const b = userMessage('race', '/SetSlots(counter=2)');
     await processJob(userMessage('race', '/SetSlots(counter=0)'), rt.deps, NEVER);
+    // Both jobs read the same head before either commits.
+    const racing = racingStore(rt.store, 2);
+    const deps = { ...rt.deps, store: racing.store };
     const results = await Promise.allSettled([
-      processJob(a, rt.deps, NEVER),
-      processJob(b, rt.deps, NEVER),
+      processJob(a, deps, NEVER),
+      processJob(b, deps, NEVER),
     ]);
+    expect(racing.loadedVersions).toEqual([1, 1]);
+    expect(racing.commits.sort()).toEqual(['ConcurrentUpdateError', 'committed']);
     const lost = results.flatMap((r, i) =>
       r.status === 'rejected' ? [{ error: r.reason, job: [a, b][i] as Job }] : [],
     );
+    const won = [a, b].find((job) => job !== lost[0]?.job) as Job;
     expect(lost).toHaveLength(1);
     expect(lost[0]?.error).toBeInstanceOf(ConcurrentUpdateError);
-    expect(await processJob(lost[0]?.job as Job, rt.deps, NEVER)).toBe('done');
+    const loser = lost[0]?.job as Job;
+    expect(await processJob(loser, rt.deps, NEVER)).toBe('done');
     const head = await rt.store.load('race');
-    expect(head?.recentJobs.slice(-2).sort()).toEqual([a.id, b.id].sort());
+    // The loser ran again on the winner's state: both effects, the loser's last.
+    expect(head?.recentJobs.slice(-2)).toEqual([won.id, loser.id]);
+    expect(head?.version).toBe(3);
     const logged = await rt.store.readEvents('race');
     expect(
       replay(
@@ -142,11 +152,21 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
     const rt = await suite.runtime();
     await processJob(userMessage('race-again', '/SetSlots(counter=0)'), rt.deps, NEVER);
     const jobs = [1, 2, 3].map((i) => userMessage('race-again', `/SetSlots(counter=${i})`));
+    // All three read the same head, so two of them lose the first round and must run again.
+    const racing = racingStore(rt.store, 3);
+    const deps = { ...rt.deps, store: racing.store };
     const outcomes = await Promise.all(
-      jobs.map((job) => processJobRetryingRaces(job, rt.deps, NEVER)),
+      jobs.map((job) => processJobRetryingRaces(job, deps, NEVER)),
     );
     expect(outcomes).toEqual(['done', 'done', 'done']);
-    expect((await rt.store.load('race-again'))?.recentJobs).toHaveLength(4);
+    expect(racing.loadedVersions).toEqual([1, 1, 1]);
+    expect(
+      racing.commits.filter((c) => c === 'ConcurrentUpdateError').length,
+    ).toBeGreaterThanOrEqual(2);
+    expect(racing.commits.filter((c) => c === 'committed')).toHaveLength(3);
+    const head = await rt.store.load('race-again');
+    expect(head?.recentJobs).toHaveLength(4);
+    expect([...(head?.recentJobs.slice(1) ?? [])].sort()).toEqual(jobs.map((j) => j.id).sort());
   });
 
   it('refuses malformed or oversized webhook bodies with a reason and writes nothing', async () => {

@@ -1,6 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type {
   APIGatewayProxyEventV2,
@@ -18,6 +15,8 @@ import { generateAssistantBundle } from '../../../src/build/index.js';
 import { Job, type RuntimeParts } from '../../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
 import { writeProject } from '../../helpers/project.js';
+import { tempDir } from '../../helpers/tempDirs.js';
+import { waitFor } from '../../helpers/waitFor.js';
 import {
   type FunctionsHarness,
   httpEvent,
@@ -79,7 +78,7 @@ describe('one wiring for every entry point', () => {
 
   beforeAll(async () => {
     const dir = await writeProject(FILES);
-    const out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
+    const out = await tempDir('switchboard-bundle-');
     bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
   });
 
@@ -142,8 +141,14 @@ describe('one wiring for every entry point', () => {
     // What Lambda's event source does: take the queued jobs, run the worker, delete them.
     const work = async () => {
       const { sqs, queues } = harness as FunctionsHarness;
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: queues.jobsQueueUrl, WaitTimeSeconds: 1 }),
+      const Messages = await waitFor(
+        async () => {
+          const received = await sqs.send(
+            new ReceiveMessageCommand({ QueueUrl: queues.jobsQueueUrl, WaitTimeSeconds: 1 }),
+          );
+          return received.Messages?.length ? received.Messages : undefined;
+        },
+        { description: 'the queued job' },
       );
       const jobs = Messages.map((m) => Job.parse(JSON.parse(m.Body ?? '')));
       const result = await worker(sqsEvent(jobs, { fifo: true }), lambdaContext('worker'));

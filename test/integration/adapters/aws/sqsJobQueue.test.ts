@@ -11,9 +11,10 @@ import {
   SqsJobReceiver,
 } from '../../../../src/adapters/aws/sqsJobReceiver.js';
 import { JobEnqueueError } from '../../../../src/adapters/aws/sqsSend.js';
-import { ensureQueues } from '../../../../src/adapters/local/emulators.js';
+import { ensureQueues, type LocalQueues } from '../../../../src/adapters/local/emulators.js';
 import type { Job } from '../../../../src/runtime/jobs.js';
 import { type Emulators, startEmulators } from '../../../helpers/emulators.js';
+import { waitFor } from '../../../helpers/waitFor.js';
 
 const NOW = Date.parse('2030-01-01T00:00:00Z');
 
@@ -39,7 +40,19 @@ function userJob(conversationId: string, id: string, extra: Partial<Job> = {}): 
   } as Job;
 }
 
-function queueAt(now: () => number, urls = aws.queues) {
+/** Queues of the calling test's own, so no test receives or drains another's messages. */
+function ownQueues(options: { maxReceiveCount?: number } = {}): Promise<LocalQueues> {
+  return ensureQueues(aws.sqs, { prefix: `${aws.prefix}-${randomUUID().slice(0, 8)}`, ...options });
+}
+
+/** Receives one message, polling until it arrives: a delayed message comes back only after its delay. */
+function receiveOne(queueUrl: string): Promise<ReceivedMessage> {
+  return waitFor(async () => (await receiver.receive({ queueUrl, max: 1, waitSeconds: 1 }))[0], {
+    description: `a message on ${queueUrl}`,
+  });
+}
+
+function queueAt(now: () => number, urls: LocalQueues) {
   return new SqsJobQueue({
     client: aws.sqs,
     jobsQueueUrl: urls.jobsQueueUrl,
@@ -74,32 +87,35 @@ async function delayedCount(queueUrl: string): Promise<number> {
 
 describe('SqsJobQueue', () => {
   it('delivers 30 jobs of a conversation in order, next to another conversation', async () => {
-    const queue = queueAt(() => NOW);
+    const urls = await ownQueues();
+    const queue = queueAt(() => NOW, urls);
     const ids = Array.from({ length: 30 }, (_, i) => `job-${String(i).padStart(2, '0')}`);
     const jobs = ids.flatMap((id) => [userJob('conv a', id), userJob('conv-b', `b-${id}`)]);
 
     await queue.enqueue(jobs);
-    const received = jobIds(await drain(aws.queues.jobsQueueUrl));
+    const received = jobIds(await drain(urls.jobsQueueUrl));
 
     expect(received.filter((id) => id.startsWith('job-'))).toEqual(ids);
     expect(received.filter((id) => id.startsWith('b-'))).toEqual(ids.map((id) => `b-${id}`));
   });
 
   it('queues a job id once however often it is enqueued', async () => {
-    const queue = queueAt(() => NOW);
+    const urls = await ownQueues();
+    const queue = queueAt(() => NOW, urls);
     const job = userJob(`c-${randomUUID()}`, `dup-${randomUUID()}`);
 
     await queue.enqueue([job, job]);
     await queue.enqueue([job]);
 
-    expect(jobIds(await drain(aws.queues.jobsQueueUrl))).toEqual([job.id]);
+    expect(jobIds(await drain(urls.jobsQueueUrl))).toEqual([job.id]);
   });
 
   it('round-trips text SQS refuses in a body, such as emoji and noncharacters', async () => {
     const job = userJob('c-emoji', `emoji-${randomUUID()}`, { text: 'hi 👋 \uFFFF\u0001' });
 
-    await queueAt(() => NOW).enqueue([job]);
-    const [message] = await drain(aws.queues.jobsQueueUrl);
+    const urls = await ownQueues();
+    await queueAt(() => NOW, urls).enqueue([job]);
+    const [message] = await drain(urls.jobsQueueUrl);
 
     expect(message?.kind === 'job' && message.job).toEqual(job);
   });
@@ -107,14 +123,11 @@ describe('SqsJobQueue', () => {
   it('reports jobs SQS refused by id', async () => {
     const { QueueUrl } = await aws.sqs.send(
       new CreateQueueCommand({
-        QueueName: `${aws.prefix}-small.fifo`,
+        QueueName: `${aws.prefix}-${randomUUID().slice(0, 8)}-small.fifo`,
         Attributes: { FifoQueue: 'true', MaximumMessageSize: '1024' },
       }),
     );
-    const queue = queueAt(() => NOW, {
-      ...aws.queues,
-      jobsQueueUrl: QueueUrl ?? '',
-    });
+    const queue = queueAt(() => NOW, { ...(await ownQueues()), jobsQueueUrl: QueueUrl ?? '' });
     const big = userJob('c', 'too-big', { text: 'x'.repeat(2000) });
 
     const error = await queue.enqueue([userJob('c', 'fine'), big]).catch((e: unknown) => e);
@@ -125,18 +138,18 @@ describe('SqsJobQueue', () => {
 
   it('holds a job with a future not_before on the delay queue, never on the FIFO queue', async () => {
     const job = userJob('c-later', `later-${randomUUID()}`, { not_before: NOW + 120_000 });
-    const before = await delayedCount(aws.queues.delayQueueUrl);
+    const urls = await ownQueues();
 
-    await queueAt(() => NOW).enqueue([job]);
+    await queueAt(() => NOW, urls).enqueue([job]);
 
-    expect(await delayedCount(aws.queues.delayQueueUrl)).toBe(before + 1);
-    expect(await drain(aws.queues.jobsQueueUrl)).toEqual([]);
+    expect(await delayedCount(urls.delayQueueUrl)).toBe(1);
+    expect(await drain(urls.jobsQueueUrl)).toEqual([]);
   });
 });
 
 describe('DelayedJobForwarder', () => {
   it('forwards a delayed job to the FIFO queue only once it is due', async () => {
-    const urls = await ensureQueues(aws.sqs, { prefix: `${aws.prefix}-fwd` });
+    const urls = await ownQueues();
     let now = NOW;
     const forwarder = new DelayedJobForwarder({
       client: aws.sqs,
@@ -144,36 +157,37 @@ describe('DelayedJobForwarder', () => {
       delayQueueUrl: urls.delayQueueUrl,
       now: () => now,
     });
-    const job = userJob('c-timer', 'timer-1', { not_before: NOW + 1_500 });
+    const job = userJob('c-timer', 'timer-1', { not_before: NOW + 2_500 });
     await queueAt(() => now, urls).enqueue([job]);
 
-    // Back from the delay queue (2 s of real time) while the clock says it is not yet due.
-    now = NOW + 1_000;
-    const [early] = await receiver.receive({
-      queueUrl: urls.delayQueueUrl,
-      max: 1,
-      waitSeconds: 5,
-    });
-    expect(early?.kind === 'job' && early.job.id).toBe('timer-1');
-    if (early?.kind !== 'job') return;
+    // The delay queue holds it for its delay (3 s, whole seconds rounded up) before handing it out.
+    expect(
+      await receiver.receive({ queueUrl: urls.delayQueueUrl, max: 1, waitSeconds: 0 }),
+    ).toEqual([]);
+    const early = await receiveOne(urls.delayQueueUrl);
+    expect(early.kind === 'job' && early.job.id).toBe('timer-1');
+    if (early.kind !== 'job') return;
+
+    // Back from the delay queue while the clock says it is not yet due: it goes round again.
+    now = NOW + 500;
     await forwarder.forward(early.job);
     await receiver.delete(urls.delayQueueUrl, early.receiptHandle);
     expect(await drain(urls.jobsQueueUrl)).toEqual([]);
     expect(await delayedCount(urls.delayQueueUrl)).toBe(1);
 
-    now = NOW + 1_500;
-    const [due] = await receiver.receive({ queueUrl: urls.delayQueueUrl, max: 1, waitSeconds: 5 });
-    if (due?.kind !== 'job') throw new Error('expected the job back from the delay queue');
+    now = NOW + 2_500;
+    const due = await receiveOne(urls.delayQueueUrl);
+    if (due.kind !== 'job') throw new Error('expected the job back from the delay queue');
     await forwarder.forward(due.job);
     await receiver.delete(urls.delayQueueUrl, due.receiptHandle);
 
     expect(jobIds(await drain(urls.jobsQueueUrl))).toEqual(['timer-1']);
-  });
+  }, 60_000);
 });
 
 describe('SqsJobReceiver', () => {
   it('moves a job to the dead-letter queue after maxReceiveCount receives without delete', async () => {
-    const urls = await ensureQueues(aws.sqs, { prefix: `${aws.prefix}-dlq`, maxReceiveCount: 2 });
+    const urls = await ownQueues({ maxReceiveCount: 2 });
     await queueAt(() => NOW, urls).enqueue([userJob('c-fail', 'fails')]);
 
     const counts: number[] = [];
@@ -190,7 +204,7 @@ describe('SqsJobReceiver', () => {
   });
 
   it('returns unreadable bodies as poison messages that can be deleted', async () => {
-    const queueUrl = aws.queues.jobsQueueUrl;
+    const queueUrl = (await ownQueues()).jobsQueueUrl;
     for (const [index, body] of ['not json {secret', '{"type":"user_message"}'].entries()) {
       await aws.sqs.send(
         new SendMessageCommand({
@@ -213,18 +227,17 @@ describe('SqsJobReceiver', () => {
   });
 
   it('returns no messages when its long poll is aborted', async () => {
+    const urls = await ownQueues();
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 100);
-
-    const received = await receiver.receive({
-      queueUrl: aws.queues.delayDlqUrl,
+    // The longest poll SQS allows: one the abort did not end would outlast this test's timeout.
+    const polling = receiver.receive({
+      queueUrl: urls.jobsQueueUrl,
       max: 1,
-      waitSeconds: 10,
+      waitSeconds: 20,
       signal: controller.signal,
     });
+    setTimeout(() => controller.abort(), 100);
 
-    expect(received).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(2_000);
-  });
+    expect(await polling).toEqual([]);
+  }, 10_000);
 });
