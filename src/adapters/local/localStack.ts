@@ -201,11 +201,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stop: async () => {
         // No new requests; the worker loops go on, so waiting webhooks can get their turns'
         // replies for a while; then those still waiting answer with what they have.
-        if (!(await server.drain(WEBHOOK_GRACE_MS))) {
-          serverStopping.abort();
-          await server.drain(WEBHOOK_GRACE_MS);
-        }
+        const answered = await server.drain(WEBHOOK_GRACE_MS);
         serverStopping.abort();
+        if (!answered) await server.drain(WEBHOOK_GRACE_MS);
         // The loops take no more jobs; the ones in progress commit, within a bound. Queued
         // jobs stay in the inbox (with --data) for the next start.
         stopping.abort();
