@@ -21,13 +21,13 @@ import type {
 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { localAwsConfig } from '../../../src/adapters/local/emulators.js';
-import { LOCAL_TABLE, startLocalStack } from '../../../src/adapters/local/localStack.js';
-import { generateAssistantBundle } from '../../../src/build/index.js';
-import { loadAssistant } from '../../../src/config/index.js';
-import { Job } from '../../../src/runtime/index.js';
-import { writeProject } from '../../helpers/project.js';
-import { ScriptedOpenAi, type ScriptedReply } from '../../helpers/scriptedOpenAi.js';
+import { localAwsConfig } from '../../src/adapters/local/emulators.js';
+import { LOCAL_TABLE, startLocalStack } from '../../src/adapters/local/localStack.js';
+import { generateAssistantBundle } from '../../src/build/index.js';
+import { loadAssistant } from '../../src/config/index.js';
+import { Job } from '../../src/runtime/index.js';
+import { writeProject } from '../helpers/project.js';
+import { ScriptedOpenAi, type ScriptedReply } from '../helpers/scriptedOpenAi.js';
 import {
   type FunctionsHarness,
   httpEvent,
@@ -35,7 +35,7 @@ import {
   SECRET_PREFIX,
   sqsEvent,
   startFunctionsHarness,
-} from '../functions/harness.js';
+} from '../integration/functions/harness.js';
 
 // Every emulator this file starts sits behind a proxy that keeps each body sent to it and
 // answered by it: what passed through the store and the queues counts, not only what is left.
@@ -44,9 +44,9 @@ const traffic = vi.hoisted(() => ({
   queues: [] as string[],
   endpoints: { store: [] as string[], queues: [] as string[] },
 }));
-vi.mock('../../../src/adapters/local/emulators.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/adapters/local/emulators.js')>();
-  const { startRecordingProxy } = await import('../../helpers/recordingProxy.js');
+vi.mock('../../src/adapters/local/emulators.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/adapters/local/emulators.js')>();
+  const { startRecordingProxy } = await import('../helpers/recordingProxy.js');
   const behindProxy =
     (
       start: () => Promise<{ endpoint: string; close(): Promise<void> }>,
@@ -419,11 +419,11 @@ describe('secrets stay out', () => {
       event: APIGatewayProxyEventV2,
       context: Context,
     ) => Promise<APIGatewayProxyStructuredResultV2> = (
-      await import('../../../functions/webhook.js')
+      await import('../../functions/webhook.js')
     ).handler;
     type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
-    const worker: QueueHandler = (await import('../../../functions/worker.js')).handler;
-    const delay: QueueHandler = (await import('../../../functions/delay.js')).handler;
+    const worker: QueueHandler = (await import('../../functions/worker.js')).handler;
+    const delay: QueueHandler = (await import('../../functions/delay.js')).handler;
     const queuesEndpoint = traffic.endpoints.queues.at(-1) as string;
     const call = async (method: string, route: string, body?: unknown) => {
       const response = await webhook(
