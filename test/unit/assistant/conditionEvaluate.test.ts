@@ -22,6 +22,7 @@ describe('evaluateOperand', () => {
     ['slots.constructor', { slots: {} }, null],
     ['context.collect.slot', { slots: {}, context: { collect: { slot: 'amount' } } }, 'amount'],
     ['context.collect.slot', { slots: {}, context: { collect: 'amount' } }, null],
+    ['context.collect.slot', { slots: {}, context: { collect: null } }, null],
     ['context.collect.slot', { slots: {} }, null],
     ['"text"', { slots: {} }, 'text'],
     ['-2.5', { slots: {} }, -2.5],
