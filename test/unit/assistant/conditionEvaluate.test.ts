@@ -22,12 +22,14 @@ describe('evaluateOperand', () => {
     ['slots.constructor', { slots: {} }, null],
     ['context.collect.slot', { slots: {}, context: { collect: { slot: 'amount' } } }, 'amount'],
     ['context.collect.slot', { slots: {}, context: { collect: 'amount' } }, null],
+    ['context.collect.slot', { slots: {}, context: { collect: null } }, null],
     ['context.collect.slot', { slots: {} }, null],
     ['"text"', { slots: {} }, 'text'],
     ['-2.5', { slots: {} }, -2.5],
     ['None', { slots: {} }, null],
     ['[slots.a, 1, "b", [true]]', { slots: { a: 'x' } }, ['x', 1, 'b', [true]]],
     ['slots.n > 1', { slots: { n: 2 } }, true],
+    ['slots.code matches "("', { slots: { code: 'abc' } }, false],
   ])('gives %s the value it reads', (text, scope, expected) => {
     expect(evaluateOperand(parseCondition(text), scope)).toEqual(expected);
   });
@@ -113,6 +115,7 @@ describe('equality', () => {
     [false, 'False', true],
     [true, 'false', false],
     [true, 'yes', false],
+    [false, 'no', false],
     [true, 1, false],
     [true, true, true],
     [true, false, false],
@@ -121,10 +124,16 @@ describe('equality', () => {
     ['1', '1.0', false],
     [[1, 'a'], [1, 'a'], true],
     [[1, 2], [2, 1], false],
+    [[1, 'a'], [1, 'b'], false],
+    [[null], [{}], false],
     [[1], ['1'], false],
     [{ a: { b: [1] } }, { a: { b: [1] } }, true],
     [{ a: 1 }, { a: 1, b: 2 }, false],
     [{ a: 1 }, { b: 1 }, false],
+    [{ a: 1 }, { a: 2 }, false],
+    [{ a: 1, b: 2 }, { a: 1, b: 3 }, false],
+    [1, {}, false],
+    ['a', { 0: 'a' }, false],
     [[1], { 0: 1 }, false],
   ])('compares %j and %j as equal: %s', (a, b, expected) => {
     expect(comparing('==', a, b)).toBe(expected);
@@ -161,6 +170,10 @@ describe('ordering', () => {
     ['', '<', 'a', true],
     ['a', '<', 1, false],
     ['a', '>', 1, false],
+    ['a', '<=', 1, false],
+    ['1', '<', 'a', true],
+    ['a', '<=', null, false],
+    [null, '>=', 'a', false],
     [null, '<', 1, false],
     [1, '>', null, false],
     [null, '>=', null, false],
@@ -205,6 +218,7 @@ describe('membership', () => {
     ['abc', 'matches', 'b', true],
     ['abc', 'matches', '(', false],
     [123, 'matches', '\\d', false],
+    ['a1', 'matches', 1, false],
     [null, 'matches', '.*', false],
     ['abc', 'matches', null, false],
   ])('evaluates %j %s %j as %s', (a, op, b, expected) => {

@@ -73,11 +73,20 @@ describe('parseCondition', () => {
     ]);
   });
 
+  it('lists the slots read inside negations and lists, and none for the flow context', () => {
+    const condition = parseCondition('not slots.a and context.collect.x in [slots.b, "c"]');
+    expect(referencedSlots(condition)).toEqual([
+      { name: 'a', offset: 10 },
+      { name: 'b', offset: 44 },
+    ]);
+  });
+
   it.each([
     ['slots.x ==', 10, /unexpected end of condition/],
     ['slots.x == yes', 11, /"yes" is not a value: write slots\.yes for a slot or "yes" for text/],
     ['slots.x and', 11, /unexpected end of condition/],
     ['(slots.x', 8, /unexpected end of condition/],
+    ['slots.x == )', 11, /unexpected "\)" at column 12$/],
   ])('rejects %s at offset %i', (text, offset, message) => {
     let error: unknown;
     try {
@@ -88,5 +97,17 @@ describe('parseCondition', () => {
     expect(error).toBeInstanceOf(ConditionSyntaxError);
     expect((error as ConditionSyntaxError).offset).toBe(offset);
     expect((error as Error).message).toMatch(message);
+  });
+
+  it('names its error and keeps the parser error as the cause', () => {
+    let error: unknown;
+    try {
+      parseCondition('slots.x >');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConditionSyntaxError);
+    expect((error as Error).name).toBe('ConditionSyntaxError');
+    expect((error as Error).cause).toBeInstanceOf(Error);
   });
 });

@@ -58,6 +58,17 @@ describe('environment variables', () => {
     ]);
   });
 
+  it('passes over an empty credential key, which holds no secret', async () => {
+    const dir = await writeProject({
+      ...BASE_PROJECT,
+      // Rasa components other than the command generator are ignored, keys and all.
+      'config.yml': `${BASE_PROJECT['config.yml']}  - name: LLMBasedRouter\n    llm:\n      api_key:\n`,
+    });
+    const result = await loadAssistant({ projectDir: dir, env: {} });
+    expect(errorLines(dir, result)).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
   it('does not require credential variables when a secret store resolves them later', async () => {
     const dir = await writeProject({
       ...BASE_PROJECT,

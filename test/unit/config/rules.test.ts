@@ -286,6 +286,18 @@ const cases: RuleCase[] = [
     ],
   },
   {
+    rule: 'a credential is a ${VAR} reference, not a list holding one',
+    files: {
+      'endpoints.yml': endpoints(
+        '  - name: tools\n    url: https://x.example.com/mcp\n    api_key: ["${TOOLS_KEY}"]\n',
+      ),
+    },
+    env: { TOOLS_KEY: 'sk-from-env' },
+    errors: [
+      'endpoints.yml:9:14: mcp_servers[0].api_key must be an environment variable reference such as "${MY_SECRET}", so the secret is never written in the file',
+    ],
+  },
+  {
     rule: 'token must be a ${VAR} reference',
     files: {
       'endpoints.yml': endpoints(

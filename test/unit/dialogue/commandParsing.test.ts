@@ -32,6 +32,7 @@ describe('parseCommandDsl', () => {
   it.each<[string, Command]>([
     ['StartFlow(transfer_money)', { command: 'start flow', flow: 'transfer_money' }],
     ['StartFlow("transfer_money")', { command: 'start flow', flow: 'transfer_money' }],
+    ['StartFlow( transfer_money )', { command: 'start flow', flow: 'transfer_money' }],
     ['SetSlot(amount, 50)', { command: 'set slot', name: 'amount', value: '50' }],
     [
       'SetSlot(city, "Paris, France")',
@@ -42,9 +43,11 @@ describe('parseCommandDsl', () => {
       { command: 'set slot', name: 'address', value: '1 Main St, Springfield' },
     ],
     ['SetSlot(city)', { command: 'set slot', name: 'city', value: null }],
+    ['SetSlot( city , Paris)', { command: 'set slot', name: 'city', value: 'Paris' }],
     ['CancelFlow()', { command: 'cancel flow' }],
     ['Clarify(a, "b")', { command: 'disambiguate flows', flows: ['a', 'b'] }],
     ['Clarify([a, b])', { command: 'disambiguate flows', flows: ['a', 'b'] }],
+    ['Clarify( [a, b] )', { command: 'disambiguate flows', flows: ['a', 'b'] }],
     ['ChitChat()', { command: 'offtopic reply' }],
     ['KnowledgeAnswer()', { command: 'offtopic reply' }],
     ['HumanHandoff()', { command: 'hand over' }],
@@ -71,6 +74,32 @@ describe('parseCommandDsl', () => {
     ]);
   });
 
+  it.each<[string, Command]>([
+    ['start flow book_trip```  ', { command: 'start flow', flow: 'book_trip' }],
+    ['`cancel flow` ```', { command: 'cancel flow' }],
+    ['` start flow book_trip `', { command: 'start flow', flow: 'book_trip' }],
+  ])('reads %j, a command sharing its line with a fence or padded inline code', (line, command) => {
+    expect(parseCommandDsl(line)).toEqual([command]);
+  });
+
+  it.each<[string, Command]>([
+    [
+      'set slot note wrap it in ``` fences',
+      { command: 'set slot', name: 'note', value: 'wrap it in ``` fences' },
+    ],
+    ['set slot note say `hi`', { command: 'set slot', name: 'note', value: 'say `hi`' }],
+    ['set slot mark "', { command: 'set slot', name: 'mark', value: '"' }],
+    ['set slot note "hi\'', { command: 'set slot', name: 'note', value: '"hi\'' }],
+  ])('keeps backticks and unmatched quotes that are part of the value in %j', (line, command) => {
+    expect(parseCommandDsl(line)).toEqual([command]);
+  });
+
+  it('does not read a command out of chatter that only starts with inline code', () => {
+    expect(parseCommandDsl('`set slot city` could come next')).toEqual(
+      cannotHandle(/could not be parsed/),
+    );
+  });
+
   it('ignores chatter lines between commands', () => {
     const output = 'Sure! Here are the commands:\nstart flow check_balance\nHope that helps.';
 
@@ -93,12 +122,25 @@ describe('parseCommandDsl', () => {
     );
   });
 
-  it.each(['', '   \n\t\n', '```\n```'])('returns no commands for blank output %j', (output) => {
-    expect(parseCommandDsl(output)).toEqual([]);
-  });
+  it.each(['', '   \n\t\n', '```\n```', '```text\n```'])(
+    'returns no commands for blank output or an empty fence %j',
+    (output) => {
+      expect(parseCommandDsl(output)).toEqual([]);
+    },
+  );
 
   it('does not mistake Object.prototype names for commands', () => {
     expect(parseCommandDsl('constructor\ntoString()')).toEqual(cannotHandle(/could not be parsed/));
+  });
+
+  it.each([
+    'StartFlow(a, b)',
+    'StartFlow()',
+    'StartFlow("two words")',
+    'SetSlot(, 5)',
+    'SetSlot("home town", Berlin)',
+  ])('ignores the function form %j, whose flow or slot is missing or not one id', (line) => {
+    expect(parseCommandDsl(line)).toEqual(cannotHandle(/could not be parsed/));
   });
 
   it('ignores malformed commands instead of throwing', () => {
@@ -126,6 +168,13 @@ describe('parseDeterministicMessage', () => {
     ]);
   });
 
+  it('reads empty quoted values as null', () => {
+    expect(parseDeterministicMessage('/SetSlots(a="", b=\'\')', intents)).toEqual([
+      { command: 'set slot', name: 'a', value: null },
+      { command: 'set slot', name: 'b', value: null },
+    ]);
+  });
+
   it('keeps apostrophes and equals signs inside unquoted values', () => {
     expect(parseDeterministicMessage("/SetSlots(note=it's a=b)", intents)).toEqual([
       { command: 'set slot', name: 'note', value: "it's a=b" },
@@ -144,8 +193,20 @@ describe('parseDeterministicMessage', () => {
     expect(parseDeterministicMessage(message, intents)).toEqual(cannotHandle(reason));
   });
 
-  it('reads /StartFlow', () => {
-    expect(parseDeterministicMessage('/StartFlow(transfer_money)', intents)).toEqual([
+  it('quotes the trimmed argument it could not use', () => {
+    expect(parseDeterministicMessage('/SetSlots(a=1,  b )', intents)).toEqual([
+      {
+        command: 'cannot handle',
+        reason: '/SetSlots(...) needs name=value pairs, got "b"',
+      },
+    ]);
+    expect(parseDeterministicMessage('/StartFlow( a b )', intents)).toEqual([
+      { command: 'cannot handle', reason: '/StartFlow(...) needs one flow id, got "a b"' },
+    ]);
+  });
+
+  it.each(['/StartFlow(transfer_money)', '/StartFlow( transfer_money )'])('reads %j', (message) => {
+    expect(parseDeterministicMessage(message, intents)).toEqual([
       { command: 'start flow', flow: 'transfer_money' },
     ]);
   });
@@ -210,6 +271,7 @@ describe('coerceSlotValue', () => {
     ['yes', true],
     ['Y', true],
     ['1', true],
+    [' yes ', true],
     ['on', true],
     [1, true],
     [false, false],
@@ -224,6 +286,14 @@ describe('coerceSlotValue', () => {
 
   it('rejects a word that is neither yes nor no for a bool slot', () => {
     expect(coerceSlotValue('maybe', slot({ type: 'bool' }))).toEqual(notOk(/yes or no.*maybe/));
+  });
+
+  it.each<[unknown, string]>([
+    [5, 'Expected yes or no, got 5.'],
+    [['yes'], 'Expected yes or no, got a list.'],
+    [{ a: 1 }, 'Expected yes or no, got a value of type object.'],
+  ])('rejects %j for a bool slot, saying what it got', (value, reason) => {
+    expect(coerceSlotValue(value, slot({ type: 'bool' }))).toEqual({ ok: false, reason });
   });
 
   it.each<[unknown, number]>([
@@ -247,6 +317,13 @@ describe('coerceSlotValue', () => {
       expect(coerceSlotValue(value, slot({ type: 'float' }))).toEqual(notOk(/number/));
     },
   );
+
+  it('says which value is not a number', () => {
+    expect(coerceSlotValue(true, slot({ type: 'float' }))).toEqual({
+      ok: false,
+      reason: 'Expected a number, got true.',
+    });
+  });
 
   it('enforces min_value and max_value inclusively', () => {
     const amount = slot({ type: 'float', min_value: 1, max_value: 100 });
@@ -283,8 +360,19 @@ describe('coerceSlotValue', () => {
     ['red, green , ,blue', ['red', 'green', 'blue']],
     ['solo', ['solo']],
     [7, [7]],
+    [true, [true]],
+    ["  ['a', 'b']  ", ['a', 'b']],
+    ["['a[0]', 'b']", ['a[0]', 'b']],
+    ['red, "green', ['red', '"green']],
   ])('reads %j as the list %j', (value, expected) => {
     expect(coerceSlotValue(value, slot({ type: 'list' }))).toEqual(ok(expected));
+  });
+
+  it('rejects an object for a list slot', () => {
+    expect(coerceSlotValue({ a: 1 }, slot({ type: 'list' }))).toEqual({
+      ok: false,
+      reason: 'Expected a list.',
+    });
   });
 
   it('keeps any value as it is', () => {

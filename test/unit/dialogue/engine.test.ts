@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AgentFrame, ConversationState } from '../../../src/dialogue/index.js';
 import { type Conversation, newConversation } from '../../helpers/dialogue.js';
 import type { ProjectFilesSpec } from '../../helpers/project.js';
 
@@ -92,6 +93,14 @@ responses:
         exit_if:
           - slots.dealer is not null and slots.time is not null
       - action: utter_booked
+  test_drive:
+    description: Book a test drive at a dealer.
+    steps:
+      - call: booking_agent
+        exit_if:
+          - slots.dealer is not null
+          - slots.time is not null
+      - action: utter_booked
   research:
     description: Research anything.
     steps:
@@ -119,6 +128,26 @@ connections:
 
 async function start(): Promise<Conversation> {
   return newConversation(PROJECT);
+}
+
+const INTERNAL_ERROR = 'Sorry, something went wrong on my side. Please try again in a moment.';
+
+/** Why the internal-error pattern ran, as the conversation's stack events recorded it. */
+function internalErrorReasons(c: Conversation): unknown[] {
+  const reasons = new Map<string, unknown>();
+  for (const event of c.events) {
+    if (event.event !== 'stack') continue;
+    for (const frame of event.stack) {
+      if (frame.type === 'pattern' && frame.flow_id === 'pattern_internal_error') {
+        reasons.set(frame.frame_id, frame.data.reason);
+      }
+    }
+  }
+  return [...reasons.values()];
+}
+
+function agentFrameOf(state: ConversationState): AgentFrame | undefined {
+  return state.stack.find((f): f is AgentFrame => f.type === 'agent');
 }
 
 describe('DialogueEngine', () => {
@@ -351,6 +380,7 @@ describe('DialogueEngine with sub agents', () => {
     const [first, second] = c.ports.agents.invocations;
     expect(first?.input.userMessage).toBe('research cars');
     expect(first?.exitIf).toBeUndefined();
+    expect(first).toMatchObject({ resumed: false, restarted: false });
     expect(second?.input.userMessage).toBe('electric SUVs');
     expect(second?.input.conversationHistory).toBe(
       'USER: research cars\nAI: What should I research?\nUSER: electric SUVs',
@@ -383,6 +413,83 @@ describe('DialogueEngine with sub agents', () => {
     expect(c.ports.agents.invocations[0]?.exitIf).toEqual([
       'slots.dealer is not null and slots.time is not null',
     ]);
+  });
+
+  it('completes a task-specific agent without invoking it once the user fills its exit conditions', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow book_visit');
+    c.ports.agents.reply({ status: 'input_required', responseMessage: 'Which dealer?' });
+    await c.say('book a visit');
+    expect(await c.say('/SetSlots(dealer=Autohaus, time=10:00)')).toEqual([
+      'Booked with Autohaus at 10:00.',
+      'Can I help you with anything else?',
+    ]);
+    expect(c.ports.agents.invocations).toHaveLength(1);
+    expect(c.trace('agent_completed')).toEqual(['agent_completed:booking_agent']);
+  });
+
+  it('keeps a task-specific agent while only some of its exit conditions hold', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow test_drive');
+    c.ports.agents.reply({
+      status: 'input_required',
+      responseMessage: 'At what time?',
+      events: [{ event: 'slot', name: 'dealer', value: 'Autohaus' }],
+    });
+    expect(await c.say('book a test drive at Autohaus')).toEqual(['At what time?']);
+    expect(agentFrameOf(c.state)?.status).toBe('input_required');
+    expect(c.trace('agent_completed')).toEqual([]);
+  });
+
+  it('says nothing for an agent that answers without a message', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research', '');
+    c.ports.agents.reply({ status: 'input_required' }, { status: 'completed' });
+    expect(await c.say('research')).toEqual([]);
+    expect(agentFrameOf(c.state)).not.toHaveProperty('session');
+    expect(await c.say('cars')).toEqual(['Can I help you with anything else?']);
+  });
+
+  it("hands an agent's session ids back to it on its next invocations", async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research', '', '');
+    c.ports.agents.reply(
+      {
+        status: 'input_required',
+        responseMessage: 'Which topic?',
+        metadata: { context_id: 'ctx-1', task_id: 'task-1', trace_id: 'not a session id' },
+      },
+      // A new task in the same context; a context id that is not text is ignored.
+      {
+        status: 'input_required',
+        responseMessage: 'Which year?',
+        metadata: { context_id: 42, task_id: 'task-2' },
+      },
+      { status: 'completed', responseMessage: 'Done.' },
+    );
+    await c.say('research');
+    await c.say('cars');
+    await c.say('2024');
+    const [first, second, third] = c.ports.agents.invocations.map((i) => i.input.metadata);
+    expect(first).not.toHaveProperty('context_id');
+    expect(second).toMatchObject({ context_id: 'ctx-1', task_id: 'task-1' });
+    expect(second).not.toHaveProperty('trace_id');
+    expect(third).toMatchObject({ context_id: 'ctx-1', task_id: 'task-2' });
+  });
+
+  it("passes the turn's abort signal and deadline to the agent", async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research');
+    c.ports.agents.reply({ status: 'input_required', responseMessage: 'What?' });
+    const controller = new AbortController();
+    const deadline = Date.UTC(2030, 0, 1);
+    await c.engine.handleMessage(c.state, { text: 'research' }, c.ports, {
+      signal: controller.signal,
+      deadline,
+    });
+    const [invocation] = c.ports.agents.invocations;
+    expect(invocation?.signal).toBe(controller.signal);
+    expect(invocation?.deadline).toBe(deadline);
   });
 
   it('interrupts an agent for a digression and resumes it afterwards', async () => {
@@ -468,5 +575,38 @@ describe('DialogueEngine with sub agents', () => {
       'agent_cancelled:researcher',
       'flow_cancelled:research',
     ]);
+    expect(internalErrorReasons(c)).toEqual(['connection reset']);
+  });
+
+  it.each([
+    [{ status: 'recoverable_error', errorMessage: 'rate limited' }, 'rate limited'],
+    [{ status: 'fatal_error', errorMessage: 'bad credentials' }, 'bad credentials'],
+    [{ status: 'fatal_error' }, 'sub agent researcher failed'],
+  ] as const)(
+    'cancels the flow when the agent reports %j, recording why',
+    async (reply, reason) => {
+      const c = await start();
+      c.ports.llm.reply('start flow research');
+      c.ports.agents.reply(reply);
+      expect(await c.say('research')).toEqual([INTERNAL_ERROR]);
+      expect(c.trace('flow_cancelled')).toEqual(['flow_cancelled:research']);
+      expect(internalErrorReasons(c)).toEqual([reason]);
+    },
+  );
+
+  it('cancels the flow of an agent that no longer exists, without invoking it', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow research', '');
+    c.ports.agents.reply({ status: 'input_required', responseMessage: 'What?' });
+    await c.say('research');
+    // A new deploy dropped the agent while the conversation waited for it.
+    c.state = {
+      ...c.state,
+      stack: c.state.stack.map((f) => (f.type === 'agent' ? { ...f, agent_id: 'retired' } : f)),
+    };
+    expect(await c.say('electric cars')).toEqual([INTERNAL_ERROR]);
+    expect(c.ports.agents.invocations).toHaveLength(1);
+    expect(internalErrorReasons(c)).toEqual(['sub agent retired does not exist']);
+    expect(c.state.stack).toEqual([]);
   });
 });

@@ -1,16 +1,36 @@
 import { describe, expect, it } from 'vitest';
+import type { DialogueEvent } from '../../../src/dialogue/events.js';
+import type { FlowFrame } from '../../../src/dialogue/frames.js';
 import {
+  applyEvent,
   HISTORY_LIMIT,
   initialState,
   parseState,
   RECENT_EVENTS_LIMIT,
+  REPEAT_TEXT_LIMIT,
   replay,
   UnsupportedStateVersionError,
+  WINDOW_TEXT_LIMIT,
 } from '../../../src/dialogue/state.js';
 import { newConversation } from '../../helpers/dialogue.js';
 import { BASE_PROJECT } from '../../helpers/project.js';
 
+const flowFrame = (frameId: string): FlowFrame => ({
+  type: 'flow',
+  frame_id: frameId,
+  flow_id: 'greet',
+  step_id: 'START',
+  frame_type: 'regular',
+});
+
 describe('conversation state', () => {
+  it('starts with a copy of the initial slot values', () => {
+    const slots = { plan: 'basic' };
+    const state = initialState('tester', slots);
+    expect(state.slots).toEqual({ plan: 'basic' });
+    expect(state.slots).not.toBe(slots);
+  });
+
   it('is the fold of its events', async () => {
     const c = await newConversation(BASE_PROJECT);
     c.ports.llm.reply('start flow greet', 'set slot name Ada');
@@ -31,6 +51,56 @@ describe('conversation state', () => {
     const state = { ...initialState('x', {}), version: 99 };
     expect(() => parseState(state)).toThrow(UnsupportedStateVersionError);
     expect(() => parseState(state)).toThrow(/version 99 is not supported/);
+    expect(() => parseState(state)).toThrow(
+      expect.objectContaining({ name: 'UnsupportedStateVersionError', found: 99 }),
+    );
+  });
+
+  it('numbers new frames after the highest frame the stack has held', () => {
+    const stack = (...ids: string[]): DialogueEvent => ({
+      event: 'stack',
+      stack: ids.map(flowFrame),
+      timestamp: 1,
+    });
+    const state = replay(initialState('tester', {}), [stack('f5', 'f2'), stack('f3')]);
+    expect(state.frame_seq).toBe(5);
+  });
+
+  it('keeps stack changes out of the recent events', async () => {
+    const c = await newConversation(BASE_PROJECT);
+    c.ports.llm.reply('start flow greet');
+    await c.say('hi');
+    expect(c.events.some((e) => e.event === 'stack')).toBe(true);
+    expect(c.state.recent_events.map((e) => e.event)).not.toContain('stack');
+  });
+
+  it('keeps a bot message without text in the windows, but not in the history', () => {
+    const buttons: DialogueEvent = {
+      event: 'bot',
+      buttons: [{ title: 'Yes', payload: '/SetSlots(confirmed=true)' }],
+      timestamp: 1,
+    };
+    const state = applyEvent(initialState('tester', {}), buttons);
+    expect(state.history).toEqual([]);
+    expect(state.last_bot_events).toEqual([buttons]);
+    expect(state.recent_events).toEqual([buttons]);
+  });
+
+  it('clips a long bot message in its windows, and less for repeating it', () => {
+    const text = 'x'.repeat(REPEAT_TEXT_LIMIT + 10);
+    const state = applyEvent(initialState('tester', {}), { event: 'bot', text, timestamp: 1 });
+    const clipped = `${'x'.repeat(WINDOW_TEXT_LIMIT)}…`;
+    expect(state.history).toEqual([{ role: 'bot', text: clipped }]);
+    expect(state.recent_events).toEqual([{ event: 'bot', text: clipped, timestamp: 1 }]);
+    expect(state.last_bot_events).toEqual([
+      { event: 'bot', text: `${'x'.repeat(REPEAT_TEXT_LIMIT)}…`, timestamp: 1 },
+    ]);
+  });
+
+  it('keeps a message of exactly the window limit whole', () => {
+    const text = 'y'.repeat(WINDOW_TEXT_LIMIT);
+    const state = applyEvent(initialState('tester', {}), { event: 'user', text, timestamp: 1 });
+    expect(state.history).toEqual([{ role: 'user', text }]);
   });
 
   it('keeps only clipped texts and no channel metadata in its windows', async () => {
