@@ -418,9 +418,8 @@ describe('secrets stay out', () => {
     const webhook: (
       event: APIGatewayProxyEventV2,
       context: Context,
-    ) => Promise<APIGatewayProxyStructuredResultV2> = (
-      await import('../../functions/webhook.js')
-    ).handler;
+    ) => Promise<APIGatewayProxyStructuredResultV2> = (await import('../../functions/webhook.js'))
+      .handler;
     type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
     const worker: QueueHandler = (await import('../../functions/worker.js')).handler;
     const delay: QueueHandler = (await import('../../functions/delay.js')).handler;
