@@ -1,16 +1,25 @@
 import { assistant, modules } from '@switchboard/bundle';
 import { MODEL_KEY_SECRET } from '../../src/build/secretNames.js';
-import { loadProjectActions } from '../../src/extensions/index.js';
+import { loadPreCallHooks, loadProjectActions } from '../../src/extensions/index.js';
 import { modelFactory } from '../../src/llm/index.js';
-import { UNAVAILABLE_TOOLS } from '../../src/mcp/index.js';
+import { McpGateway, mcpFlowTools } from '../../src/mcp/index.js';
 import { createRuntime, NO_RUNNERS } from '../../src/runtime/index.js';
 import { projectSecrets } from './aws.js';
+import { logger } from './observability.js';
 import { awsRuntimeParts } from './parts.js';
 
 /**
  * The worker's runtime, built once per container: the assistant and its modules from the
- * generated bundle, the model key from Secrets Manager when the environment names none.
+ * generated bundle, the model key from Secrets Manager when the environment names none, and the
+ * MCP servers' connections, kept for the container's life.
  */
+const mcp = new McpGateway({
+  assistant,
+  secrets: projectSecrets,
+  hooks: await loadPreCallHooks(assistant, modules),
+  logger,
+});
+
 export const runtime = createRuntime({
   ...awsRuntimeParts,
   dialogue: {
@@ -22,7 +31,7 @@ export const runtime = createRuntime({
       withoutAccess: { keySecret: MODEL_KEY_SECRET },
     }),
     actions: await loadProjectActions(assistant, modules),
-    mcp: UNAVAILABLE_TOOLS,
+    mcp: mcpFlowTools(mcp, logger),
     runners: NO_RUNNERS,
     random: Math.random,
   },

@@ -42,6 +42,7 @@ export {
 } from './schemas/domain.js';
 export {
   A2AServerConfig,
+  ConversationSecret,
   EndpointsFile,
   McpServerConfig,
   MetaMap,

@@ -5,6 +5,8 @@ import {
   startLocalStack,
 } from '../adapters/local/localStack.js';
 import { summarize } from '../assistant/index.js';
+import { projectEnvironment } from '../config/index.js';
+import { type DemoPeers, startDemoPeers } from '../demo/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
@@ -20,7 +22,9 @@ function processStopSignal(): StopSignal {
 
 /**
  * `switchboard run`: serves the assistant locally (HTTP on loopback, dynalite and fauxqs in
- * process, a worker loop) until SIGINT or SIGTERM, then shuts down cleanly.
+ * process, a worker loop) until SIGINT or SIGTERM, then shuts down cleanly. With
+ * `--demo-peers` (what `npm start` passes) it also runs the example assistant's demo MCP servers,
+ * unless `SWITCHBOARD_DEMO_PEERS=off`.
  */
 export async function runCommand(
   args: readonly string[],
@@ -33,6 +37,7 @@ export async function runCommand(
       ...PROJECT_OPTIONS,
       port: { type: 'string', default: '5005' },
       data: { type: 'string' },
+      'demo-peers': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -44,17 +49,32 @@ export async function runCommand(
   const assistant = await loadProjectFromArgs(io, values);
   if (!assistant) return EXIT.invalid;
   io.err(`loaded assistant: ${summarize(assistant)}`);
+  // Credentials in .env count as the environment, as they do for the project's ${VAR}s.
+  const env = await projectEnvironment(assistant.projectDir, io.env);
+  const peers = values['demo-peers'] && env.SWITCHBOARD_DEMO_PEERS !== 'off';
+  let demo: DemoPeers | undefined;
+  if (peers) {
+    try {
+      demo = await startDemoPeers(assistant, env);
+    } catch (error) {
+      io.err(`switchboard run: the demo MCP servers could not start: ${describe(error)}`);
+      io.err('stop what uses their ports, or set SWITCHBOARD_DEMO_PEERS=off to run without them');
+      return EXIT.invalid;
+    }
+    for (const line of demo.started) io.err(line);
+  }
   let stack: LocalStack;
   try {
     stack = await startLocalStack({
       assistant,
       port,
-      env: io.env,
+      env,
       announce: (line) => io.err(line),
       ...(values.data !== undefined ? { dataDir: values.data } : {}),
       ...(replyWaitMs !== undefined ? { replyWaitMs } : {}),
     });
   } catch (error) {
+    await demo?.close();
     if (!(error instanceof BlankRestTokenError)) throw error;
     io.err(`switchboard run: ${error.message}`);
     return EXIT.invalid;
@@ -63,7 +83,15 @@ export async function runCommand(
   await stopSignal();
   io.err('shutting down');
   await stack.stop();
+  await demo?.close();
   return EXIT.ok;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+    return `a port is in use (${error.message})`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** `SWITCHBOARD_REPLY_WAIT_MS`: how long the REST webhook waits for a turn (0 to 120,000 ms). */

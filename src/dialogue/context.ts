@@ -11,4 +11,6 @@ export interface TurnContext {
   readonly signal?: AbortSignal;
   /** When calls to models, tools and actions must be over (ms since the epoch). */
   readonly deadline?: number;
+  /** Identifies the turn's job across its retries; part of every tool call's `callKey`. */
+  readonly callKey?: string;
 }

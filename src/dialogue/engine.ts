@@ -43,6 +43,11 @@ export interface TurnOptions {
    * later) instead of answering with the internal-error pattern.
    */
   readonly retryModelFailures?: boolean;
+  /**
+   * Identifies this turn's work across retries of its job (the user message's turn, or the
+   * agent job): tool calls derive their idempotency keys from it.
+   */
+  readonly callKey?: string;
 }
 
 /**

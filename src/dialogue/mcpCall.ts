@@ -28,6 +28,9 @@ export async function callMcpTool(
       flowId: frame.flow_id,
       stepId: frame.step_id,
       slots: ctx.turn.slots,
+      callKey: [ctx.callKey ?? '', frame.frame_id, frame.step_id, ctx.turn.nextToolCall()].join(
+        '|',
+      ),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     });

@@ -55,6 +55,11 @@ export interface McpToolCall {
   readonly flowId: string;
   readonly stepId: string;
   readonly slots: Readonly<Record<string, unknown>>;
+  /**
+   * The same for this call when its job runs again (after a crash, a lost race or a retry), and
+   * different for every other call: the tool port derives the call's idempotency key from it.
+   */
+  readonly callKey: string;
   readonly signal?: AbortSignal;
   /** When the call must be over (ms since the epoch). */
   readonly deadline?: number;

@@ -13,6 +13,8 @@ export class Turn {
   private stackChanged = false;
   /** The highest frame number handed out in this turn. */
   private reservedSeq = 0;
+  /** Tool calls made so far in this turn. */
+  private toolCalls = 0;
   readonly events: DialogueEvent[] = [];
   readonly messages: BotMessage[] = [];
 
@@ -48,6 +50,11 @@ export class Turn {
 
   top(): Frame | undefined {
     return this.workingStack[this.workingStack.length - 1];
+  }
+
+  /** The number of this turn's next tool call: 0, 1, 2, … in the order the turn makes them. */
+  nextToolCall(): number {
+    return this.toolCalls++;
   }
 
   /** A new frame id, unique within the conversation. */

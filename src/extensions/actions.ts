@@ -1,8 +1,8 @@
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Assistant } from '../assistant/index.js';
 import type { ActionContext, ActionPort, ActionResult } from '../dialogue/index.js';
 import { BotMessage } from '../dialogue/index.js';
+import { exportAt, type ImportedModules } from './moduleExports.js';
 
 export type { ActionContext, ActionResult };
 
@@ -27,16 +27,13 @@ export class ActionResultError extends Error {
  */
 export async function loadProjectActions(
   assistant: Assistant,
-  modules: Readonly<Record<string, Record<string, unknown>>> = {},
+  modules: ImportedModules = {},
 ): Promise<ActionPort> {
   const actions = new Map<string, CustomAction>();
   for (const name of assistant.actions) {
     const location = assistant.extensions[`custom.actions.${name}`];
     if (!location) continue;
-    const namespace =
-      modules[location.file] ??
-      ((await import(pathToFileURL(location.file).href)) as Record<string, unknown>);
-    const action = namespace[location.exportName];
+    const action = await exportAt(location, modules);
     if (typeof action === 'function') actions.set(name, action as CustomAction);
   }
   return {

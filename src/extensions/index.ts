@@ -1,3 +1,4 @@
 export type { ActionContext, ActionResult, CustomAction } from './actions.js';
 export { ActionResultError, loadProjectActions } from './actions.js';
 export type { OutboundCallContext, OutboundCallResult, PreCallHook } from './outboundCallHook.js';
+export { loadPreCallHooks } from './preCallHooks.js';

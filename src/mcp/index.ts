@@ -1,1 +1,21 @@
-export { UNAVAILABLE_TOOLS } from './unavailableTools.js';
+export { type ServerAuth, serverAuth } from './auth.js';
+export type {
+  McpCallOptions,
+  McpCallResult,
+  McpClient,
+  McpTool,
+  McpToolRequest,
+} from './client.js';
+export { DEFAULT_CONNECT_RETRIES, ServerConnection, TOOLS_TTL_MS } from './connection.js';
+export { ConversationSecretError, conversationSecretHook } from './conversationSecretHook.js';
+export {
+  McpRequestError,
+  McpToolRefusedError,
+  McpUnavailableError,
+  OAuthTokenError,
+  PreCallHookError,
+} from './errors.js';
+export { mcpFlowTools } from './flowTools.js';
+export { type GatewayCall, McpGateway, type McpGatewayOptions, type McpLogger } from './gateway.js';
+export { callMeta, IDEMPOTENCY_KEY_META, idempotencyKey } from './meta.js';
+export { MAX_TOOL_RESULT_CHARS, toolResultText } from './toolResultText.js';

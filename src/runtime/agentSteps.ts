@@ -76,7 +76,7 @@ export async function runAgentStep(
       state,
       { frameId: waiter.frameId, runId: job.run_id, ...update },
       { ...deps.ports, agents },
-      { channel, ...calls },
+      { channel, ...calls, callKey: job.id },
     );
   const fail = async (reason: string): Promise<JobRun> => {
     const output: AgentOutput = {

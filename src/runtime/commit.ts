@@ -149,7 +149,12 @@ async function runUserMessage(
       state,
       { text: job.text, ...(job.metadata ? { metadata: job.metadata } : {}) },
       { ...deps.ports, agents },
-      { channel: job.channel, ...calls, retryModelFailures: attempt < MAX_RETRIES },
+      {
+        channel: job.channel,
+        ...calls,
+        retryModelFailures: attempt < MAX_RETRIES,
+        callKey: job.turn_id,
+      },
     );
     return { channel: job.channel, agents, result, records: [], jobs: [] };
   } catch (error) {

@@ -8,9 +8,9 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Assistant } from '../../assistant/index.js';
 import { standardChannels } from '../../channels/index.js';
 import type { LlmPort } from '../../dialogue/index.js';
-import { loadProjectActions } from '../../extensions/index.js';
+import { loadPreCallHooks, loadProjectActions } from '../../extensions/index.js';
 import { hasModelAccess, modelFactory } from '../../llm/index.js';
-import { UNAVAILABLE_TOOLS } from '../../mcp/index.js';
+import { McpGateway, mcpFlowTools } from '../../mcp/index.js';
 import {
   COMMIT_RESERVE_MS,
   ConcurrentUpdateError,
@@ -122,6 +122,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       );
     }
     const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
+    const mcp = new McpGateway({
+      assistant,
+      secrets,
+      hooks: await loadPreCallHooks(assistant),
+      logger,
+    });
     const { llm } = options;
     const serverStopping = new AbortController();
     const sqsQueue = new SqsJobQueue(queueOptions);
@@ -146,7 +152,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         assistant,
         models: llm ? () => llm : models,
         actions: await loadProjectActions(assistant),
-        mcp: UNAVAILABLE_TOOLS,
+        mcp: mcpFlowTools(mcp, logger),
         runners: NO_RUNNERS,
         random: Math.random,
       },
@@ -214,6 +220,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         await Promise.allSettled([jobs, delayed]);
         clearTimeout(deadline);
         await server.close();
+        await mcp.close();
         sqs.destroy();
         dynamoClient.destroy();
         await closeAll(emulators);

@@ -14,6 +14,23 @@ export const MetaMap = strictObject({
 });
 export type MetaMap = z.infer<typeof MetaMap>;
 
+/**
+ * The built-in call-time credential hook: reads a per-conversation secret (a JSON object) and
+ * sends some of its keys as `_meta`. `{sender_id}` in `secret_id` is the conversation's id.
+ */
+export const ConversationSecret = strictObject({
+  secret_id: NonEmptyString.refine((id) => id.includes('{sender_id}'), {
+    error: 'must contain the placeholder {sender_id}, so that each conversation has its own secret',
+  }),
+  /** `_meta` key → key of the secret's JSON object. */
+  metadata: z
+    .record(NonEmptyString, NonEmptyString)
+    .refine((map) => Object.keys(map).length > 0, { error: 'must map at least one _meta key' }),
+  /** Seconds a secret's value is kept in the warm container. */
+  cache_ttl: z.number().min(0).default(300),
+});
+export type ConversationSecret = z.infer<typeof ConversationSecret>;
+
 export const McpServerConfig = strictObject({
   name: NonEmptyString,
   url: NonEmptyString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
@@ -21,6 +38,7 @@ export const McpServerConfig = strictObject({
   type: z.enum(['http', 'https']).optional(),
   ...authShape,
   pre_call_hook: ModulePath.optional(),
+  conversation_secret: ConversationSecret.optional(),
   meta_map: MetaMap.optional(),
 });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;

@@ -1,0 +1,96 @@
+/** The example dealership's deterministic data, served by its demo MCP servers. */
+
+export interface CarModel {
+  readonly model: string;
+  readonly body: 'hatchback' | 'sedan' | 'suv' | 'estate';
+  readonly fuel: 'petrol' | 'hybrid' | 'electric';
+  readonly price: number;
+  readonly rangeKm: number;
+  readonly seats: number;
+  readonly rating: number;
+  readonly review: string;
+}
+
+export const CARS: readonly CarModel[] = [
+  {
+    model: 'Aurora EV',
+    body: 'suv',
+    fuel: 'electric',
+    price: 46900,
+    rangeKm: 520,
+    seats: 5,
+    rating: 4.6,
+    review: 'Quiet, roomy and quick to charge; the infotainment is slow to start.',
+  },
+  {
+    model: 'Brio Hatch',
+    body: 'hatchback',
+    fuel: 'petrol',
+    price: 18900,
+    rangeKm: 780,
+    seats: 5,
+    rating: 4.1,
+    review: 'Cheap to run and easy to park; noisy on the motorway.',
+  },
+  {
+    model: 'Corsa Hybrid Estate',
+    body: 'estate',
+    fuel: 'hybrid',
+    price: 31500,
+    rangeKm: 950,
+    seats: 5,
+    rating: 4.4,
+    review: 'A huge boot and frugal engine; the ride is firm on rough roads.',
+  },
+  {
+    model: 'Delta Sedan',
+    body: 'sedan',
+    fuel: 'petrol',
+    price: 27400,
+    rangeKm: 820,
+    seats: 5,
+    rating: 3.9,
+    review: 'Comfortable and well equipped; the gearbox hesitates in town.',
+  },
+  {
+    model: 'Everest 7',
+    body: 'suv',
+    fuel: 'hybrid',
+    price: 52800,
+    rangeKm: 880,
+    seats: 7,
+    rating: 4.3,
+    review: 'Seven proper seats and a smooth hybrid; thirsty when fully loaded.',
+  },
+];
+
+export interface Dealer {
+  readonly name: string;
+  readonly city: string;
+  readonly models: readonly string[];
+}
+
+export const DEALERS: readonly Dealer[] = [
+  { name: 'Northside Motors', city: 'Hamburg', models: ['Aurora EV', 'Brio Hatch', 'Everest 7'] },
+  { name: 'Riverside Cars', city: 'Berlin', models: ['Aurora EV', 'Corsa Hybrid Estate'] },
+  { name: 'Southgate Autos', city: 'Munich', models: ['Brio Hatch', 'Delta Sedan', 'Everest 7'] },
+];
+
+/** Test-drive times every dealer offers, as local times on the next working days. */
+export const FREE_SLOTS: readonly string[] = [
+  'Monday 10:00',
+  'Monday 15:00',
+  'Tuesday 11:00',
+  'Wednesday 09:30',
+  'Thursday 16:00',
+];
+
+/** The demo lender's yearly interest rate. */
+export const ANNUAL_RATE = 0.059;
+
+/** The monthly payment of an annuity loan, rounded to cents. */
+export function monthlyPayment(amount: number, months: number): number {
+  const rate = ANNUAL_RATE / 12;
+  const payment = (amount * rate) / (1 - (1 + rate) ** -months);
+  return Math.round(payment * 100) / 100;
+}

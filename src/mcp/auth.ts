@@ -1,0 +1,59 @@
+import type { McpServer } from '../assistant/index.js';
+import type { SecretStore } from '../runtime/index.js';
+import { ClientCredentialsToken, type TokenRequestOptions } from './oauthToken.js';
+
+/** The credentials a server's requests carry, resolved when a request is made. */
+export interface ServerAuth {
+  /** Headers for the next request. Values are secrets: never log them. */
+  headers(options?: TokenRequestOptions): Promise<Record<string, string>>;
+  /**
+   * The server refused the credentials: forgets any that can be fetched anew and says whether
+   * a new try may be accepted (an OAuth token can be renewed; a static key cannot).
+   */
+  renew(): boolean;
+}
+
+/** `api_key` without `header_name` goes to `Authorization`; `header_format` defaults to Bearer. */
+const DEFAULT_HEADER = 'Authorization';
+const DEFAULT_FORMAT = 'Bearer {key}';
+
+/**
+ * The authentication `endpoints.yml` configures for a server (seed rules): an API key in
+ * `Authorization: Bearer <key>` or in `header_name` formatted by `header_format`; an OAuth 2.0
+ * client-credentials token; a pre-issued token as a bearer token; or nothing.
+ */
+export function serverAuth(
+  server: McpServer,
+  secrets: SecretStore,
+  options: { readonly now?: () => number; readonly fetch?: typeof fetch } = {},
+): ServerAuth {
+  if (server.api_key) {
+    const ref = server.api_key;
+    const header = server.header_name ?? DEFAULT_HEADER;
+    const format = server.header_format ?? DEFAULT_FORMAT;
+    return {
+      headers: async () => ({
+        [header]: format.replaceAll('{key}', await secrets.get(ref.secret)),
+      }),
+      renew: () => false,
+    };
+  }
+  if (server.token) {
+    const ref = server.token;
+    return {
+      headers: async () => ({ [DEFAULT_HEADER]: `Bearer ${await secrets.get(ref.secret)}` }),
+      renew: () => false,
+    };
+  }
+  if (server.oauth) {
+    const token = new ClientCredentialsToken(server.oauth, secrets, options.now, options.fetch);
+    return {
+      headers: async (request) => ({ [DEFAULT_HEADER]: `Bearer ${await token.get(request)}` }),
+      renew: () => {
+        token.invalidate();
+        return true;
+      },
+    };
+  }
+  return { headers: async () => ({}), renew: () => false };
+}

@@ -1,0 +1,282 @@
+/**
+ * One MCP server as a long-lived client: connected on first use (Streamable HTTP, or the legacy
+ * SSE transport when the server only speaks that) and kept for the life of the container. It
+ * connects again when the server drops its session, renews an OAuth token the server refuses,
+ * retries connecting with backoff within the caller's deadline, and caches the tool list until
+ * it expires or the server says it changed.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '../assistant/index.js';
+import type { ServerAuth } from './auth.js';
+import type {
+  McpCallOptions,
+  McpCallResult,
+  McpClient,
+  McpTool,
+  McpToolRequest,
+} from './client.js';
+import { McpRequestError, McpUnavailableError } from './errors.js';
+import { classifyFailure, describeFailure, isUnknownToolResult } from './failures.js';
+
+/** Connection retries of a flow's calls (an agent's come from its `max_retries`). */
+export const DEFAULT_CONNECT_RETRIES = 3;
+/** The first connection retry waits this long; each further one twice as long. */
+const RETRY_BASE_MS = 200;
+/** A request's timeout when the caller names none, within its deadline. */
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** How long a listed set of tools is trusted without a change notification. */
+export const TOOLS_TTL_MS = 5 * 60_000;
+
+const CLIENT_INFO = { name: 'switchboard', version: '0.1.0' };
+
+export interface ServerConnectionOptions {
+  readonly server: McpServer;
+  readonly auth: ServerAuth;
+  readonly now?: () => number;
+  readonly random?: () => number;
+  readonly toolsTtlMs?: number;
+  readonly fetch?: typeof fetch;
+}
+
+type TransportKind = 'streamable-http' | 'sse';
+
+export class ServerConnection implements McpClient {
+  private connected: Promise<Client> | undefined;
+  private kind: TransportKind | undefined;
+  private tools: { list: readonly McpTool[]; expiresAt: number } | undefined;
+  /** Bumped when the server says its tools changed, so a listing in flight is not cached. */
+  private toolsGeneration = 0;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: ServerConnectionOptions) {
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  get serverName(): string {
+    return this.options.server.name;
+  }
+
+  /** The transport that worked, once connected. */
+  get transport(): TransportKind | undefined {
+    return this.kind;
+  }
+
+  async listTools(options: McpCallOptions = {}): Promise<readonly McpTool[]> {
+    const held = this.tools;
+    if (held && this.now() < held.expiresAt) return held.list;
+    const generation = this.toolsGeneration;
+    const list = await this.withClient(options, async (client) => {
+      const tools: McpTool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, this.limits(options));
+        for (const tool of page.tools) {
+          tools.push({
+            name: tool.name,
+            ...(tool.description !== undefined ? { description: tool.description } : {}),
+            inputSchema: tool.inputSchema,
+          });
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+      return tools;
+    });
+    if (generation === this.toolsGeneration) {
+      this.tools = { list, expiresAt: this.now() + (this.options.toolsTtlMs ?? TOOLS_TTL_MS) };
+    }
+    return list;
+  }
+
+  async callTool(request: McpToolRequest, options: McpCallOptions = {}): Promise<McpCallResult> {
+    const result = await this.withClient(options, async (client) => {
+      const answer = await client.callTool(
+        {
+          name: request.name,
+          arguments: { ...request.arguments },
+          ...(request.meta ? { _meta: { ...request.meta } } : {}),
+        },
+        undefined,
+        this.limits(options),
+      );
+      return {
+        isError: answer.isError === true,
+        content: Array.isArray(answer.content) ? answer.content : [],
+        ...(answer.structuredContent !== undefined
+          ? { structuredContent: answer.structuredContent }
+          : {}),
+      };
+    });
+    if (result.isError && isUnknownToolResult(result)) this.forgetTools();
+    return result;
+  }
+
+  /** Forgets the cached tool list: the next listing asks the server. */
+  forgetTools(): void {
+    this.tools = undefined;
+    this.toolsGeneration++;
+  }
+
+  async close(): Promise<void> {
+    const connected = this.connected;
+    this.connected = undefined;
+    if (!connected) return;
+    const client = await connected.catch(() => undefined);
+    await client?.close().catch(() => undefined);
+  }
+
+  /**
+   * Runs a request on the connected client. A dropped session connects again and a refused
+   * OAuth token is renewed, each once, since neither request reached the tool; other failures
+   * become `McpUnavailableError` (worth another try later) or `McpRequestError`.
+   */
+  private async withClient<T>(
+    options: McpCallOptions,
+    request: (client: Client) => Promise<T>,
+  ): Promise<T> {
+    let reconnected = false;
+    let renewed = false;
+    for (;;) {
+      const connection = this.client(options);
+      const client = await connection;
+      try {
+        return await request(client);
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        const failure = classifyFailure(error);
+        if (failure === 'session-lost' && !reconnected) {
+          reconnected = true;
+          await this.drop(connection);
+          continue;
+        }
+        if (failure === 'unauthorized' && !renewed && this.options.auth.renew()) {
+          renewed = true;
+          continue;
+        }
+        if (failure === 'request' && /not found|unknown tool/i.test(describeFailure(error))) {
+          this.forgetTools();
+        }
+        throw this.mapped(error, failure);
+      }
+    }
+  }
+
+  private client(options: McpCallOptions): Promise<Client> {
+    if (this.connected) return this.connected;
+    const connecting = this.connectWithRetries(options);
+    this.connected = connecting;
+    connecting.catch(() => {
+      if (this.connected === connecting) this.connected = undefined;
+    });
+    return connecting;
+  }
+
+  private async drop(connection: Promise<Client>): Promise<void> {
+    if (this.connected === connection) this.connected = undefined;
+    const client = await connection.catch(() => undefined);
+    await client?.close().catch(() => undefined);
+  }
+
+  private async connectWithRetries(options: McpCallOptions): Promise<Client> {
+    const retries = options.maxRetries ?? DEFAULT_CONNECT_RETRIES;
+    let renewed = false;
+    for (let failures = 0; ; ) {
+      try {
+        return await this.connect(options);
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        const failure = classifyFailure(error, true);
+        if (failure === 'unauthorized' && !renewed && this.options.auth.renew()) {
+          renewed = true;
+          continue;
+        }
+        failures++;
+        const delayMs = RETRY_BASE_MS * 2 ** (failures - 1) * (1 + 0.2 * this.random());
+        const timeLeft =
+          options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - this.now();
+        if (failure !== 'unavailable' || failures > retries || delayMs >= timeLeft) {
+          throw this.mapped(error, failure, failures);
+        }
+        await sleep(delayMs, undefined, options.signal ? { signal: options.signal } : {});
+      }
+    }
+  }
+
+  /** Connects over Streamable HTTP; a server that refuses it with 400, 404 or 405 gets SSE. */
+  private async connect(options: McpCallOptions): Promise<Client> {
+    const url = new URL(this.options.server.url);
+    if (this.kind !== 'sse') {
+      const transport = new StreamableHTTPClientTransport(url, { fetch: this.authorizedFetch });
+      try {
+        const client = await this.initialize(transport, options);
+        this.kind = 'streamable-http';
+        return client;
+      } catch (error) {
+        if (this.kind === 'streamable-http' || classifyFailure(error, true) !== 'legacy-server') {
+          throw error;
+        }
+      }
+    }
+    const client = await this.initialize(
+      new SSEClientTransport(url, { fetch: this.authorizedFetch }),
+      options,
+    );
+    this.kind = 'sse';
+    return client;
+  }
+
+  private async initialize(transport: Transport, options: McpCallOptions): Promise<Client> {
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      this.forgetTools();
+    });
+    try {
+      await client.connect(transport, this.limits(options));
+      return client;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Every request of the transports carries the server's credentials, resolved per request. */
+  private readonly authorizedFetch = async (
+    url: string | URL,
+    init?: RequestInit,
+  ): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(await this.options.auth.headers())) {
+      headers.set(name, value);
+    }
+    return this.fetchImpl(url, { ...init, headers });
+  };
+
+  private limits(options: McpCallOptions): { signal?: AbortSignal; timeout: number } {
+    let timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (options.deadline !== undefined) {
+      timeout = Math.min(timeout, options.deadline - this.now());
+    }
+    if (timeout <= 0) {
+      throw new McpUnavailableError(this.serverName, 'no time is left for the request');
+    }
+    return { timeout, ...(options.signal ? { signal: options.signal } : {}) };
+  }
+
+  private mapped(error: unknown, failure: string, attempts?: number): Error {
+    if (error instanceof McpUnavailableError || error instanceof McpRequestError) return error;
+    const reason = describeFailure(error);
+    if (failure === 'unavailable' || failure === 'session-lost') {
+      const tries = attempts && attempts > 1 ? ` (${attempts} attempts)` : '';
+      return new McpUnavailableError(this.serverName, `${reason}${tries}`, { cause: error });
+    }
+    return new McpRequestError(this.serverName, reason, { cause: error });
+  }
+}

@@ -1,0 +1,74 @@
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpCallResult } from './client.js';
+import { OAuthTokenError } from './errors.js';
+
+/**
+ * What a failed MCP request means for the next step:
+ * - `unavailable`: unreachable, timed out, 408/429/5xx; a later try may succeed;
+ * - `session-lost`: the server forgot the session (404 to a request that carried one);
+ * - `legacy-server`: the server refused Streamable HTTP's first request (400, 404, 405): try SSE;
+ * - `unauthorized`: 401, the credentials were refused;
+ * - `request`: anything else; trying again will not help.
+ */
+export type Failure = 'unavailable' | 'session-lost' | 'legacy-server' | 'unauthorized' | 'request';
+
+const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+
+/** Classifies a failure of a request; `connecting` tells the first request from later ones. */
+export function classifyFailure(error: unknown, connecting = false): Failure {
+  if (error instanceof OAuthTokenError) return error.transient ? 'unavailable' : 'request';
+  if (error instanceof StreamableHTTPError || error instanceof SseError) {
+    return classifyStatus(error.code, connecting);
+  }
+  if (error instanceof McpError) {
+    return error.code === ErrorCode.RequestTimeout || error.code === ErrorCode.ConnectionClosed
+      ? 'unavailable'
+      : 'request';
+  }
+  if (error instanceof Error) {
+    if (error.name === 'AbortError' || error.name === 'TimeoutError') return 'unavailable';
+    if (error instanceof TypeError && /fetch failed|terminated/i.test(error.message)) {
+      return 'unavailable';
+    }
+    const code = networkCode(error);
+    if (code !== undefined && TRANSIENT_CODES.has(code)) return 'unavailable';
+  }
+  return 'request';
+}
+
+function classifyStatus(status: number | undefined, connecting: boolean): Failure {
+  if (status === undefined || status < 0) return 'unavailable';
+  if (status === 401) return 'unauthorized';
+  if (connecting && (status === 400 || status === 404 || status === 405)) return 'legacy-server';
+  if (status === 404) return 'session-lost';
+  if (status === 408 || status === 429 || status >= 500) return 'unavailable';
+  return 'request';
+}
+
+/** A short reason for logs and error results: the error's own message, its network code. */
+export function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = networkCode(error);
+  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+}
+
+function networkCode(error: Error): string | undefined {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if ('code' in current && typeof current.code === 'string') return current.code;
+  }
+  return undefined;
+}
+
+/** Whether a tool's error result says the server has no such tool (its list changed). */
+export function isUnknownToolResult(result: McpCallResult): boolean {
+  return result.content.some(
+    (part) =>
+      typeof part === 'object' &&
+      part !== null &&
+      'text' in part &&
+      typeof part.text === 'string' &&
+      /\btool\b.*\b(not found|unknown|disabled)\b|unknown tool/i.test(part.text),
+  );
+}
