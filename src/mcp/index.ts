@@ -1,3 +1,10 @@
+export {
+  type AgentTool,
+  type AgentToolCall,
+  type AgentToolOutcome,
+  McpAgentTools,
+  offersTool,
+} from './agentTools.js';
 export { type ServerAuth, serverAuth } from './auth.js';
 export type {
   McpCallOptions,
