@@ -10,7 +10,7 @@ import type { StoreMeter } from '../../src/adapters/aws/storeMeter.js';
 import { ensureQueues } from '../../src/adapters/local/emulators.js';
 import type { Assistant } from '../../src/assistant/index.js';
 import { standardChannels } from '../../src/channels/index.js';
-import { type LlmPort, NO_ACTIONS } from '../../src/dialogue/index.js';
+import { type LlmPort, type McpToolPort, NO_ACTIONS } from '../../src/dialogue/index.js';
 import {
   type AgentRunners,
   ConcurrentUpdateError,
@@ -59,6 +59,8 @@ export async function testRuntime(
     model?: LlmPort;
     /** Each job's budget when drained by worker loops. */
     jobBudgetMs?: number;
+    /** The MCP tools flows call (scripted by default). */
+    mcp?: McpToolPort;
   } = {},
 ): Promise<TestRuntime> {
   const now = options.now ?? (() => Date.now());
@@ -105,7 +107,7 @@ export async function testRuntime(
       assistant,
       models: () => options.model ?? llm,
       actions: NO_ACTIONS,
-      mcp: new ScriptedTools(),
+      mcp: options.mcp ?? new ScriptedTools(),
       runners: options.runners ?? NO_RUNNERS,
       random: options.random ?? (() => 0),
     },

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Assistant } from '../../../src/assistant/index.js';
+import { IDEMPOTENCY_KEY_META, McpGateway, mcpFlowTools } from '../../../src/mcp/index.js';
+import type { ConversationStore } from '../../../src/runtime/index.js';
+import { processJob } from '../../../src/runtime/index.js';
+import { assistantFrom } from '../../helpers/dialogue.js';
+import { type Emulators, startEmulators } from '../../helpers/emulators.js';
+import { startTestMcpServer, type TestMcpServer } from '../../helpers/mcpTestServer.js';
+import { NEVER, testRuntime, userMessage } from '../../helpers/runtime.js';
+import { freePort } from '../../helpers/serverEverything.js';
+import { secretsOf } from './fixtures.js';
+
+function project(serverUrl: string, downUrl: string): Record<string, string> {
+  return {
+    '.env': 'CALC_KEY=calc-key\n',
+    'endpoints.yml': `mcp_servers:
+  - name: calculator
+    url: ${serverUrl}
+    api_key: \${CALC_KEY}
+    pre_call_hook: custom.hooks.tenant
+    meta_map:
+      static:
+        api_version: v2
+      from_slots:
+        - slot: a
+          param: first_number
+  - name: offline
+    url: ${downUrl}
+`,
+    'domain.yml': `slots:
+  a:
+    type: float
+  b:
+    type: float
+  total:
+    type: float
+responses:
+  utter_total:
+    - text: "The total is {total}."
+`,
+    'data/flows.yml': `flows:
+  add_numbers:
+    description: Add two numbers with the calculator.
+    steps:
+      - id: sum
+        call: add
+        mcp_server: calculator
+        mapping:
+          input:
+            - param: a
+              slot: a
+            - param: b
+              slot: b
+          output:
+            - slot: total
+              value: result.structuredContent.sum
+      - action: utter_total
+  broken:
+    description: Call a server that is down.
+    steps:
+      - id: unreachable
+        call: add
+        mcp_server: offline
+`,
+    'custom/hooks.ts': `export function tenant(context: { senderId: string; flowId?: string; stepId?: string }) {
+  return { metadata: { tenant: 'acme', where: \`\${context.flowId}/\${context.stepId}\` } };
+}
+`,
+  };
+}
+
+describe('MCP call steps in flows', () => {
+  let emulators: Emulators;
+  let server: TestMcpServer;
+  let assistant: Assistant;
+  let gateway: McpGateway;
+  const logs: string[] = [];
+  const logger = {
+    debug: (m: string, f: Record<string, unknown>) => logs.push(`debug ${m} ${JSON.stringify(f)}`),
+    warn: (m: string, f: Record<string, unknown>) => logs.push(`warn ${m} ${JSON.stringify(f)}`),
+    error: (m: string, f: Record<string, unknown>) => logs.push(`error ${m} ${JSON.stringify(f)}`),
+  };
+
+  beforeAll(async () => {
+    emulators = await startEmulators({ visibilityTimeoutSeconds: 1 });
+    server = await startTestMcpServer({
+      authorize: (r) => r.headers.authorization === 'Bearer calc-key',
+    });
+    assistant = await assistantFrom(
+      project(server.url, `http://127.0.0.1:${await freePort()}/mcp`),
+    );
+    const { loadPreCallHooks } = await import('../../../src/extensions/index.js');
+    gateway = new McpGateway({
+      assistant,
+      secrets: secretsOf({ CALC_KEY: 'calc-key' }),
+      hooks: await loadPreCallHooks(assistant),
+      logger,
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await gateway?.close();
+    await server?.close();
+    await emulators?.close();
+  });
+
+  const runtime = () => testRuntime(emulators, assistant, { mcp: mcpFlowTools(gateway, logger) });
+  const texts = async (rt: Awaited<ReturnType<typeof runtime>>, id: string, turn: string) =>
+    (await rt.replies.read(id, turn)).messages.map((m) => m.message.text);
+
+  it('maps slots into the tool’s arguments and its result into slots', async () => {
+    const rt = await runtime();
+    const job = userMessage('adder', '/SetSlots(a=2, b=40)');
+    await processJob(job, rt.deps, NEVER);
+    const start = userMessage('adder', 'add them up');
+    rt.llm.reply('start flow add_numbers');
+
+    await processJob(start, rt.deps, NEVER);
+
+    expect(await texts(rt, 'adder', start.turn_id)).toContain('The total is 42.');
+    const call = server.calls.at(-1);
+    expect(call?.arguments).toEqual({ a: 2, b: 40 });
+    expect(call?.meta).toMatchObject({
+      api_version: 'v2',
+      first_number: 2,
+      tenant: 'acme',
+      where: 'add_numbers/sum',
+    });
+    expect(logs.some((l) => l.startsWith('debug calling MCP tool') && l.includes('"tenant"'))).toBe(
+      true,
+    );
+    expect(logs.join('\n')).not.toContain('acme');
+  });
+
+  it('sends the same idempotency key when a job runs again after a crash before its commit', async () => {
+    const rt = await runtime();
+    await processJob(userMessage('crash', '/SetSlots(a=1, b=1)'), rt.deps, NEVER);
+    const before = server.calls.length;
+    const job = userMessage('crash', 'add them');
+    const crashing: ConversationStore = Object.create(rt.store);
+    crashing.commit = async () => {
+      throw new Error('the worker died before committing');
+    };
+
+    rt.llm.reply('start flow add_numbers');
+    await expect(processJob(job, { ...rt.deps, store: crashing }, NEVER)).rejects.toThrow(
+      'the worker died',
+    );
+    rt.llm.reply('start flow add_numbers');
+    await processJob(job, rt.deps, NEVER);
+
+    const keys = server.calls.slice(before).map((c) => c.meta[IDEMPOTENCY_KEY_META]);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(keys[1]);
+    expect(await texts(rt, 'crash', job.turn_id)).toContain('The total is 2.');
+  });
+
+  it('answers a server that cannot be reached with the internal-error pattern and logs where', async () => {
+    const rt = await runtime();
+    rt.llm.reply('start flow broken');
+    const job = userMessage('down', 'break it');
+
+    await processJob(job, rt.deps, NEVER);
+
+    expect(await texts(rt, 'down', job.turn_id)).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+    const logged = logs.find((l) => l.startsWith('error MCP tool call of a flow failed'));
+    expect(logged).toContain(
+      '"flow":"broken","step":"unreachable","server":"offline","tool":"add"',
+    );
+    expect(logged).toContain('ECONNREFUSED');
+  });
+});
