@@ -33,3 +33,20 @@ export function acknowledgeRuntimePin(fn: IConstruct): void {
       'Pinned to nodejs22.x on purpose: the bundle targets node22 and the pinned dependencies (DESIGN §6) are tested there; moving to a newer runtime is a reviewed pin change, not an automatic one.',
   });
 }
+
+/**
+ * Per-conversation secrets (`conversation_secret` of an MCP server) have one name per sender id:
+ * the worker may read every secret under the pattern's fixed part, and no others.
+ */
+export function acknowledgeConversationSecrets(
+  role: IConstruct,
+  resources: readonly string[],
+): void {
+  for (const resource of resources) {
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${resource}]`,
+      reason:
+        'The conversation_secret of an MCP server names one secret per conversation (its sender id in the name), so the worker reads secrets by a name pattern; the pattern keeps the deployment prefix and the fixed part of the configured secret_id.',
+    });
+  }
+}

@@ -8,6 +8,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import {
+  acknowledgeConversationSecrets,
   acknowledgeRouteAuthorization,
   acknowledgeRuntimePin,
   acknowledgeTracingWildcard,
@@ -142,6 +143,14 @@ export class StatelessStack extends Stack {
             }),
           ),
         }),
+      );
+      const patterns = props.secretNames.filter((name) => name.includes('*'));
+      acknowledgeConversationSecrets(
+        this.worker.role,
+        patterns.map(
+          (name) =>
+            `arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}${name}-??????`,
+        ),
       );
     }
     if (restTokenSecret) {

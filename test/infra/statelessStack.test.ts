@@ -406,6 +406,11 @@ describe('the CDK app context', () => {
   beforeAll(async () => {
     const project = await writeProject({
       ...BASE_PROJECT,
+      'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}    conversation_secret:
+      secret_id: customers/{sender_id}
+      metadata:
+        x-customer-id: id
+`,
       'custom/actions.ts':
         "export function action_mark() {\n  return { slots: { name: 'context-marker' } };\n}\n",
     });
@@ -423,9 +428,13 @@ describe('the CDK app context', () => {
     expect(statementsOf(built, 'Worker')).toContainEqual({
       Effect: 'Allow',
       Action: 'secretsmanager:GetSecretValue',
-      // One resource is written as a value, not a list.
-      Resource: secretArn('acme/OPENAI_API_KEY'),
+      Resource: [secretArn('acme/OPENAI_API_KEY'), secretArn('acme/customers/*')],
     });
+  });
+
+  it('lets the worker read per-conversation secrets by their pattern, and passes the AWS Solutions checks', () => {
+    const report = new AwsSolutionsChecks(built.stack).validateScope(built.stack);
+    expect(report.violations).toEqual([]);
   });
 
   it('opens the REST routes only when asked to', () => {

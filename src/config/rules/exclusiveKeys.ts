@@ -18,6 +18,11 @@ const GROUPS: Readonly<Record<FileKind, readonly ExclusiveGroup[]>> = {
   endpoints: [
     { at: pattern('mcp_servers.*'), ...AUTH },
     {
+      at: pattern('mcp_servers.*'),
+      keys: ['pre_call_hook', 'conversation_secret'],
+      why: 'a server has one call-time credential hook: a pre_call_hook of yours or the built-in conversation_secret',
+    },
+    {
       at: pattern('a2a_server.auth'),
       keys: ['secret', 'jwks_url'],
       why: 'verify tokens with a shared secret or with a JWKS endpoint, not both',

@@ -368,6 +368,30 @@ const cases: RuleCase[] = [
     ],
   },
   {
+    rule: 'a pre_call_hook and the built-in conversation_secret are exclusive',
+    files: {
+      'endpoints.yml': endpoints(
+        '  - name: tools\n    url: https://x.example.com/mcp\n    pre_call_hook: custom.hooks.meta\n    conversation_secret:\n      secret_id: customers/{sender_id}\n      metadata:\n        x-customer-id: id\n',
+      ),
+      'custom/hooks.ts': 'export function meta() {\n  return {};\n}\n',
+    },
+    errors: [
+      'endpoints.yml:10:5: mcp_servers[0].conversation_secret cannot be used together with "pre_call_hook": a server has one call-time credential hook: a pre_call_hook of yours or the built-in conversation_secret',
+    ],
+  },
+  {
+    rule: 'a conversation_secret names its secret per conversation and maps at least one key',
+    files: {
+      'endpoints.yml': endpoints(
+        '  - name: tools\n    url: https://x.example.com/mcp\n    conversation_secret:\n      secret_id: customers/shared\n      metadata: {}\n',
+      ),
+    },
+    errors: [
+      'endpoints.yml:10:18: mcp_servers[0].conversation_secret.secret_id must contain the placeholder {sender_id}, so that each conversation has its own secret',
+      'endpoints.yml:11:17: mcp_servers[0].conversation_secret.metadata must map at least one _meta key',
+    ],
+  },
+  {
     rule: 'two authentication methods are exclusive',
     files: {
       'endpoints.yml': endpoints(
