@@ -26,6 +26,11 @@ import { LOCAL_TABLE, startLocalStack } from '../../src/adapters/local/localStac
 import { generateAssistantBundle } from '../../src/build/index.js';
 import { loadAssistant } from '../../src/config/index.js';
 import { Job } from '../../src/runtime/index.js';
+import {
+  startTestMcpServer,
+  type TestMcpServer,
+  testTokenEndpoint,
+} from '../helpers/mcpTestServer.js';
 import { writeProject } from '../helpers/project.js';
 import { ScriptedOpenAi, type ScriptedReply } from '../helpers/scriptedOpenAi.js';
 import {
@@ -89,11 +94,52 @@ function credential(name: string): Credential {
 
 const MODEL_KEY = credential('MODEL_KEY');
 const REST_TOKEN = credential('REST_TOKEN');
-// Referenced by MCP servers, which this build never calls: only their absence is checked.
-// When MCP or A2A clients arrive, their credentials join this list and their peers assert receipt.
+// The MCP servers' credentials: an API key, an OAuth client secret and the access tokens its
+// token endpoint issues, and a per-conversation secret the built-in hook sends as `_meta`.
 const TOOLS_KEY = credential('TOOLS_KEY');
 const OAUTH_SECRET = credential('OAUTH_SECRET');
-const CREDENTIALS = [MODEL_KEY, REST_TOKEN, TOOLS_KEY, OAUTH_SECRET];
+const ACCESS_TOKEN = credential('ACCESS_TOKEN');
+const CUSTOMER_TOKEN = credential('CUSTOMER_TOKEN');
+const CREDENTIALS = [MODEL_KEY, REST_TOKEN, TOOLS_KEY, OAUTH_SECRET, ACCESS_TOKEN, CUSTOMER_TOKEN];
+
+/** The per-conversation secret of a sender, as the store holds it. */
+const customerSecret = () => JSON.stringify({ token: CUSTOMER_TOKEN.value });
+
+interface McpPeers {
+  readonly tools: TestMcpServer;
+  readonly crm: TestMcpServer;
+  readonly tokens: ReturnType<typeof testTokenEndpoint>;
+}
+
+/** The two MCP servers the project calls, each accepting only its own credential. */
+async function startMcpPeers(): Promise<McpPeers> {
+  const tokens = testTokenEndpoint({
+    clientId: 'switchboard',
+    clientSecret: OAUTH_SECRET.value,
+    lifetimeSeconds: 3600,
+    tokenPrefix: ACCESS_TOKEN.value,
+  });
+  const tools = await startTestMcpServer({
+    authorize: (r) => r.headers.authorization === `Bearer ${TOOLS_KEY.value}`,
+  });
+  const crm = await startTestMcpServer({ authorize: tokens.accepts, routes: tokens.route });
+  cleanups.push(
+    () => tools.close(),
+    () => crm.close(),
+  );
+  return { tools, crm, tokens };
+}
+
+/** What the MCP servers must have received: their credentials, the customer's token as `_meta`. */
+function expectMcpCredentialsReceived(peers: McpPeers): void {
+  expect(peers.tools.calls.map((c) => [c.tool, c.headers.authorization])).toEqual([
+    ['echo', `Bearer ${TOOLS_KEY.value}`],
+  ]);
+  expect(peers.tokens.issued).toEqual([`${ACCESS_TOKEN.value}1`]);
+  expect(peers.crm.calls.map((c) => [c.headers.authorization, c.meta.customer_token])).toEqual([
+    [`Bearer ${ACCESS_TOKEN.value}1`, CUSTOMER_TOKEN.value],
+  ]);
+}
 
 /**
  * The forms a value may take where it leaks: itself, a distinctive piece of it, URL-encoded,
@@ -219,7 +265,8 @@ async function filesText(dir: string): Promise<string> {
  * client secret. Only references are written; the values live in the environment and
  * `.secrets.json`.
  */
-function projectFiles(modelUrl: string): Record<string, string> {
+function projectFiles(modelUrl: string, peers: McpPeers): Record<string, string> {
+  const crmPort = new URL(peers.crm.url).port;
   return {
     'config.yml':
       'pipeline:\n  - name: CompactLLMCommandGenerator\n    llm:\n      model_group: main\n',
@@ -232,16 +279,20 @@ function projectFiles(modelUrl: string): Record<string, string> {
         api_key: \${MODEL_KEY}
 mcp_servers:
   - name: tools
-    url: http://127.0.0.1:9/mcp
+    url: ${peers.tools.url}
     type: http
     api_key: \${TOOLS_KEY}
   - name: crm
-    url: http://127.0.0.1:9/crm
+    url: ${peers.crm.url}
     type: http
     oauth:
       client_id: switchboard
       client_secret: \${OAUTH_SECRET}
-      token_url: http://127.0.0.1:9/token
+      token_url: http://127.0.0.1:${crmPort}/oauth/token
+    conversation_secret:
+      secret_id: customers/{sender_id}
+      metadata:
+        customer_token: token
 `,
     'domain.yml': `slots:
   name:
@@ -257,9 +308,26 @@ responses:
     description: Greet the user by name.
     steps:
       - collect: name
+      - call: echo
+        mcp_server: tools
+        mapping:
+          input:
+            - param: text
+              slot: name
+          output: []
+      - call: echo
+        mcp_server: crm
+        mapping:
+          input:
+            - param: text
+              slot: name
+          output: []
       - action: utter_hello
 `,
-    '.secrets.json': JSON.stringify({ [MODEL_KEY.name]: MODEL_KEY.value }),
+    '.secrets.json': JSON.stringify({
+      [MODEL_KEY.name]: MODEL_KEY.value,
+      'customers/ada': customerSecret(),
+    }),
   };
 }
 
@@ -318,7 +386,8 @@ describe('secrets stay out', () => {
   it('of the table, the queues, the logs, the prompts and the answers of the local stack', async () => {
     const model = await ScriptedOpenAi.start();
     cleanups.push(() => model.close());
-    const dir = await writeProject(projectFiles(model.url));
+    const peers = await startMcpPeers();
+    const dir = await writeProject(projectFiles(model.url, peers));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const env = {
       SWITCHBOARD_LOG_LEVEL: 'DEBUG',
@@ -376,6 +445,7 @@ describe('secrets stay out', () => {
       expect.any(Array),
     ]);
     expect(table.length).toBeGreaterThan(0);
+    expectMcpCredentialsReceived(peers);
     // At DEBUG, yet these turns make the stack log nothing: every line it would log is searched.
     const logs = output.text();
     expectKeyReceivedAndNoTraces(model, {
@@ -395,18 +465,22 @@ describe('secrets stay out', () => {
   it('of the table, the queues, the logs, the prompts and the answers of the Lambda functions', async () => {
     const model = await ScriptedOpenAi.start();
     cleanups.push(() => model.close());
-    const dir = await writeProject(projectFiles(model.url));
+    const peers = await startMcpPeers();
+    const dir = await writeProject(projectFiles(model.url, peers));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
     cleanups.push(() => rm(out, { recursive: true, force: true }));
     bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
     const secretsManager = mockClient(SecretsManagerClient);
     cleanups.push(async () => secretsManager.restore());
-    for (const { name, value } of [MODEL_KEY, REST_TOKEN]) {
+    for (const { name, value } of [MODEL_KEY, REST_TOKEN, TOOLS_KEY, OAUTH_SECRET]) {
       secretsManager
         .on(GetSecretValueCommand, { SecretId: `${SECRET_PREFIX}${name}` })
         .resolves({ Name: `${SECRET_PREFIX}${name}`, SecretString: value });
     }
+    secretsManager
+      .on(GetSecretValueCommand, { SecretId: `${SECRET_PREFIX}customers/bo` })
+      .resolves({ Name: `${SECRET_PREFIX}customers/bo`, SecretString: customerSecret() });
     const output = captureOutput();
     cleanups.push(async () => output.restore());
     const harness: FunctionsHarness = await startFunctionsHarness({
@@ -481,6 +555,7 @@ describe('secrets stay out', () => {
       .filter((e) => e.event === 'bot')
       .map((e) => e.text);
     expect(bots).toContain('Hello, Ada!');
+    expectMcpCredentialsReceived(peers);
     const logs = output.text();
     expect(logs).toContain('"message":"job done"');
     expectKeyReceivedAndNoTraces(model, {

@@ -139,6 +139,8 @@ export function testTokenEndpoint(options: {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly lifetimeSeconds: number;
+  /** Tokens are this followed by their number (default `token-`). */
+  readonly tokenPrefix?: string;
 }) {
   const issued: string[] = [];
   const revoked = new Set<string>();
@@ -159,7 +161,7 @@ export function testTokenEndpoint(options: {
         answer(response, 401, { error: 'invalid_client' });
         return true;
       }
-      const token = `token-${issued.length + 1}`;
+      const token = `${options.tokenPrefix ?? 'token-'}${issued.length + 1}`;
       issued.push(token);
       answer(response, 200, {
         access_token: token,
