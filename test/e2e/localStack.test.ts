@@ -144,3 +144,43 @@ describe('switchboard run with SWITCHBOARD_REST_TOKEN set but blank', () => {
     }
   }, 60_000);
 });
+
+describe('switchboard run --demo-peers (npm start)', () => {
+  it('runs the example’s demo MCP servers, so the financing flow calls its tool', async () => {
+    const app = await startSwitchboard(['--demo-peers']);
+    try {
+      for (const name of ['car_catalog', 'dealer_directory', 'appointment_booking', 'financing']) {
+        expect(app.stderr()).toContain(`demo MCP server ${name} on http://127.0.0.1:`);
+      }
+      const texts = async (message: string) =>
+        (await say(app.url, 'e2e-finance', message)).map((m) => m.text);
+      expect(await texts('Can I finance a car?')).toEqual(['How much would you like to borrow?']);
+      expect(await texts('25000')).toEqual(['Over how many months?']);
+      expect(await texts('/SetSlots(loan_term_months=48)')).toEqual([
+        'That comes to about 585.98 a month.',
+        'Can I help you with anything else?',
+      ]);
+      const tracker = (await (
+        await fetch(`${app.url}/conversations/e2e-finance/tracker`)
+      ).json()) as { slots: Record<string, unknown> };
+      expect(tracker.slots).toMatchObject({ monthly_payment: 585.98, budget: null });
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+
+  it('leaves the demo servers off with SWITCHBOARD_DEMO_PEERS=off', async () => {
+    const app = await startSwitchboard(['--demo-peers'], { SWITCHBOARD_DEMO_PEERS: 'off' });
+    try {
+      expect(app.stderr()).not.toContain('demo MCP server');
+      await say(app.url, 'e2e-nofinance', 'Can I finance a car?');
+      await say(app.url, 'e2e-nofinance', '25000');
+      const replies = await say(app.url, 'e2e-nofinance', '/SetSlots(loan_term_months=48)');
+      expect(replies.map((m) => m.text)).toContain(
+        'Sorry, something went wrong on my side. Please try again in a moment.',
+      );
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+});
