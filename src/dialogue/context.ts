@@ -13,4 +13,6 @@ export interface TurnContext {
   readonly deadline?: number;
   /** Identifies the turn's job across its retries; part of every tool call's `callKey`. */
   readonly callKey?: string;
+  /** Leave a failure worth another try to the caller (see `TurnOptions.retryUnavailable`). */
+  readonly retryUnavailable?: boolean;
 }

@@ -5,7 +5,7 @@ import { CommandGenerationError, generateCommands } from './commandGenerator/gen
 import { processCommands } from './commandProcessor.js';
 import type { Command } from './commands/command.js';
 import type { TurnContext } from './context.js';
-import { ModelUnavailableError } from './errors.js';
+import { ModelUnavailableError, TurnUnavailableError } from './errors.js';
 import type { DialogueEvent } from './events.js';
 import { runUntilSettled } from './executor.js';
 import { cancelFrames, failCurrentActivity, startPattern } from './frameLifecycle.js';
@@ -38,11 +38,11 @@ export interface TurnOptions {
   /** When calls to models, tools and actions must be over (ms since the epoch). */
   readonly deadline?: number;
   /**
-   * When the command generator's model fails in a way a later try may not, throw
-   * `ModelUnavailableError` before anything of the turn happens (the caller retries the message
-   * later) instead of answering with the internal-error pattern.
+   * When the command generator's model or an MCP server a flow calls fails in a way a later try
+   * may not, throw `TurnUnavailableError` (the caller retries the message later and keeps
+   * nothing of this try) instead of answering with the internal-error pattern.
    */
-  readonly retryModelFailures?: boolean;
+  readonly retryUnavailable?: boolean;
   /**
    * Identifies this turn's work across retries of its job (the user message's turn, or the
    * agent job): tool calls derive their idempotency keys from it.
@@ -90,7 +90,7 @@ export class DialogueEngine {
       ));
     } catch (error) {
       if (!(error instanceof CommandGenerationError)) throw error;
-      if (options.retryModelFailures && error.transient) {
+      if (options.retryUnavailable && error.transient) {
         throw new ModelUnavailableError(error.message, error.retryAfterMs, { cause: error });
       }
       generationFailure = error.message;
@@ -162,7 +162,7 @@ export class DialogueEngine {
     try {
       await runUntilSettled(ctx);
     } catch (error) {
-      if (ctx.signal?.aborted) throw error;
+      if (ctx.signal?.aborted || error instanceof TurnUnavailableError) throw error;
       failCurrentActivity(ctx, error instanceof Error ? error.message : String(error));
       try {
         await runUntilSettled(ctx);

@@ -1,7 +1,13 @@
 export { Command } from './commands/command.js';
 export type { AgentUpdate, RunWaiter, TurnOptions, TurnResult, UserMessage } from './engine.js';
 export { DialogueEngine } from './engine.js';
-export { DialogueExecutionError, ModelUnavailableError } from './errors.js';
+export {
+  DialogueExecutionError,
+  isTransientFailure,
+  ModelUnavailableError,
+  ToolUnavailableError,
+  TurnUnavailableError,
+} from './errors.js';
 export type { EventName } from './events.js';
 export { DialogueEvent } from './events.js';
 export { AgentFrame, FlowFrame, Frame, PatternFrame } from './frames.js';

@@ -1,6 +1,7 @@
 import type { CallStep } from '../assistant/index.js';
 import { evaluateExpression } from '../prompts/expression.js';
 import type { TurnContext } from './context.js';
+import { isTransientFailure, ToolUnavailableError } from './errors.js';
 import { failCurrentActivity } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
 import type { StepOutcome } from './steps.js';
@@ -44,6 +45,9 @@ export async function callMcpTool(
   } catch (error) {
     if (ctx.signal?.aborted) throw error;
     failure = `tool ${step.call} on ${step.mcp_server} failed: ${error instanceof Error ? error.message : String(error)}`;
+    if (ctx.retryUnavailable && isTransientFailure(error)) {
+      throw new ToolUnavailableError(failure, undefined, { cause: error });
+    }
   }
   if (failure === undefined) return 'advance';
   failCurrentActivity(ctx, failure);

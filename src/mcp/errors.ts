@@ -6,6 +6,8 @@
 /** The server could not be reached, timed out, or failed: a later try may succeed. */
 export class McpUnavailableError extends Error {
   override readonly name = 'McpUnavailableError';
+  /** A later try may succeed. */
+  readonly transient = true;
   constructor(
     readonly serverName: string,
     message: string,

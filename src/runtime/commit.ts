@@ -6,7 +6,7 @@
  * under per-attempt keys, so a losing concurrent attempt never overwrites the winner's.
  */
 import { randomUUID } from 'node:crypto';
-import { type ConversationState, ModelUnavailableError } from '../dialogue/index.js';
+import { type ConversationState, TurnUnavailableError } from '../dialogue/index.js';
 import { type CallScope, type JobRun, runAgentStep } from './agentSteps.js';
 import { deliverOutbox } from './delivery.js';
 import { DurableAgentPort } from './durableAgents.js';
@@ -131,10 +131,11 @@ async function runJob(
 }
 
 /**
- * A user message's turn. When the command generator's model fails in a way worth another try,
- * nothing of the turn is kept and the message comes back as a delayed job under the retry policy;
- * the last try answers the failure with the internal-error pattern. The turn's webhook keeps
- * waiting meanwhile (the turn is not settled).
+ * A user message's turn. When the command generator's model, or an MCP server a flow calls, fails
+ * in a way worth another try, nothing of the turn is kept and the message comes back as a delayed
+ * job under the retry policy; the last try answers the failure with the internal-error pattern.
+ * The turn's webhook keeps waiting meanwhile (the turn is not settled). Tool calls of a try carry
+ * the same idempotency keys on the next, so a server can drop what it already did.
  */
 async function runUserMessage(
   job: Extract<Job, { type: 'user_message' }>,
@@ -152,13 +153,13 @@ async function runUserMessage(
       {
         channel: job.channel,
         ...calls,
-        retryModelFailures: attempt < MAX_RETRIES,
+        retryUnavailable: attempt < MAX_RETRIES,
         callKey: job.turn_id,
       },
     );
     return { channel: job.channel, agents, result, records: [], jobs: [] };
   } catch (error) {
-    if (!(error instanceof ModelUnavailableError) || calls.signal.aborted) throw error;
+    if (!(error instanceof TurnUnavailableError) || calls.signal.aborted) throw error;
     const delayMs = retryDelay(attempt + 1, deps.ports.random, error.retryAfterMs) ?? 0;
     const retry: Job = {
       ...job,
@@ -167,7 +168,9 @@ async function runUserMessage(
       not_before: deps.ports.now() + delayMs,
     };
     const nothing = { state, events: [], messages: [], commands: [] };
-    return { channel: job.channel, agents, result: nothing, records: [], jobs: [retry] };
+    // Agent runs the abandoned try started are abandoned with it.
+    const none = new DurableAgentPort(deps.runners, job, job.channel);
+    return { channel: job.channel, agents: none, result: nothing, records: [], jobs: [retry] };
   }
 }
 

@@ -170,7 +170,11 @@ describe('switchboard run --demo-peers (npm start)', () => {
   }, 60_000);
 
   it('leaves the demo servers off with SWITCHBOARD_DEMO_PEERS=off', async () => {
-    const app = await startSwitchboard(['--demo-peers'], { SWITCHBOARD_DEMO_PEERS: 'off' });
+    const app = await startSwitchboard(['--demo-peers'], {
+      SWITCHBOARD_DEMO_PEERS: 'off',
+      // The unreachable server's turn is tried four times before the error pattern answers.
+      SWITCHBOARD_REPLY_WAIT_MS: '60000',
+    });
     try {
       expect(app.stderr()).not.toContain('demo MCP server');
       await say(app.url, 'e2e-nofinance', 'Can I finance a car?');

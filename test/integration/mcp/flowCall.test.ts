@@ -1,13 +1,14 @@
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assistant } from '../../../src/assistant/index.js';
 import { IDEMPOTENCY_KEY_META, McpGateway, mcpFlowTools } from '../../../src/mcp/index.js';
-import type { ConversationStore } from '../../../src/runtime/index.js';
-import { processJob } from '../../../src/runtime/index.js';
+import { type ConversationStore, Job, processJob } from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
 import { startTestMcpServer, type TestMcpServer } from '../../helpers/mcpTestServer.js';
 import { NEVER, testRuntime, userMessage } from '../../helpers/runtime.js';
 import { freePort } from '../../helpers/serverEverything.js';
+import { waitFor } from '../../helpers/waitFor.js';
 import { secretsOf } from './fixtures.js';
 
 function project(serverUrl: string, downUrl: string): Record<string, string> {
@@ -103,6 +104,12 @@ describe('MCP call steps in flows', () => {
     await emulators?.close();
   });
 
+  const receiveAll = async (queueUrl: string): Promise<Job[]> => {
+    const { Messages = [] } = await emulators.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }),
+    );
+    return Messages.map((m) => Job.parse(JSON.parse(m.Body ?? '')));
+  };
   const runtime = () => testRuntime(emulators, assistant, { mcp: mcpFlowTools(gateway, logger) });
   const texts = async (rt: Awaited<ReturnType<typeof runtime>>, id: string, turn: string) =>
     (await rt.replies.read(id, turn)).messages.map((m) => m.message.text);
@@ -154,20 +161,38 @@ describe('MCP call steps in flows', () => {
     expect(await texts(rt, 'crash', job.turn_id)).toContain('The total is 2.');
   });
 
-  it('answers a server that cannot be reached with the internal-error pattern and logs where', async () => {
+  it('retries the turn later when a server cannot be reached, then answers with the internal-error pattern', async () => {
     const rt = await runtime();
     rt.llm.reply('start flow broken');
     const job = userMessage('down', 'break it');
+    if (job.type !== 'user_message') throw new Error('a user message job');
 
     await processJob(job, rt.deps, NEVER);
+
+    // Nothing of the try is kept; the same message comes back as a delayed job.
+    const head = await rt.store.load('down');
+    expect(head?.nextSeq).toBe(0);
+    expect(await texts(rt, 'down', job.turn_id)).toEqual([]);
+    const queued = await waitFor(
+      async () => {
+        const jobs = await receiveAll(rt.delayQueueUrl);
+        return jobs.length > 0 && jobs;
+      },
+      { description: 'the retry on the delay queue' },
+    );
+    expect(queued).toMatchObject([{ id: `${job.turn_id}~retry1`, attempt: 1, text: 'break it' }]);
+
+    rt.llm.reply('start flow broken');
+    await processJob({ ...job, id: `${job.turn_id}~retry3`, attempt: 3 }, rt.deps, NEVER);
 
     expect(await texts(rt, 'down', job.turn_id)).toEqual([
       'Sorry, something went wrong on my side. Please try again in a moment.',
     ]);
-    const logged = logs.find((l) => l.startsWith('error MCP tool call of a flow failed'));
-    expect(logged).toContain(
+    const logged = logs.filter((l) => l.startsWith('error MCP tool call of a flow failed'));
+    expect(logged).toHaveLength(2);
+    expect(logged[1]).toContain(
       '"flow":"broken","step":"unreachable","server":"offline","tool":"add"',
     );
-    expect(logged).toContain('ECONNREFUSED');
+    expect(logged[1]).toContain('ECONNREFUSED');
   });
 });
