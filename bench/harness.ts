@@ -21,11 +21,39 @@ export async function measure(
     await fn();
     samples.push(performance.now() - start);
   }
-  samples.sort((a, b) => a - b);
+  return timingOf(samples);
+}
+
+/**
+ * Times two functions taking turns (a, b, a, b, …), so that warm-up, garbage collection and a
+ * busy machine weigh on both alike; for ratios of one against the other.
+ */
+export async function measurePair(
+  a: () => Promise<unknown> | unknown,
+  b: () => Promise<unknown> | unknown,
+  { runs, warmup = 3 }: { runs: number; warmup?: number },
+): Promise<{ a: Timing; b: Timing }> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < runs; i++) {
+    for (const [k, fn] of [a, b].entries()) {
+      const start = performance.now();
+      await fn();
+      samples[k]?.push(performance.now() - start);
+    }
+  }
+  return { a: timingOf(samples[0]), b: timingOf(samples[1]) };
+}
+
+function timingOf(samples: number[]): Timing {
+  samples.sort((x, y) => x - y);
   const at = (q: number) =>
     samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
   return {
-    runs,
+    runs: samples.length,
     minMs: round(samples[0] ?? 0),
     medianMs: round(at(0.5)),
     p95Ms: round(at(0.95)),

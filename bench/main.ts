@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { bundlesBenchmark } from './bundles.bench.js';
 import { configBenchmark } from './config.bench.js';
 import { dialogueBenchmark } from './dialogue.bench.js';
+import { mcpBenchmark } from './mcp.bench.js';
 import { jobCostBenchmark, localThroughputBenchmark } from './runtime.bench.js';
 
 const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
@@ -12,6 +13,7 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>
   config: configBenchmark,
   dialogue: dialogueBenchmark,
   jobs: jobCostBenchmark,
+  mcp: mcpBenchmark,
   throughput: localThroughputBenchmark,
 };
 
