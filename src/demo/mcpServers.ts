@@ -38,6 +38,9 @@ const json = (data: unknown) => ({
   structuredContent: data as Record<string, unknown>,
 });
 
+/** An error result the model can read. */
+const refusal = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
+
 function catalogServer(): McpServer {
   const server = new McpServer({ name: 'car_catalog', version: '1.0.0' });
   server.registerTool(
@@ -69,10 +72,7 @@ function catalogServer(): McpServer {
     async ({ model }) => {
       const car = CARS.find((c) => c.model.toLowerCase() === model.toLowerCase());
       if (!car) {
-        return {
-          content: [{ type: 'text', text: `No model named ${model}; try search_cars.` }],
-          isError: true,
-        };
+        return refusal(`No model named ${model}; try search_cars.`);
       }
       return json(car);
     },
@@ -105,10 +105,7 @@ function directoryServer(): McpServer {
       inputSchema: { name: z.string() },
       annotations: { destructiveHint: true },
     },
-    async ({ name }) => ({
-      content: [{ type: 'text', text: `The demo directory does not delete dealers (${name}).` }],
-      isError: true,
-    }),
+    async ({ name }) => refusal(`The demo directory does not delete dealers (${name}).`),
   );
   return server;
 }
@@ -123,10 +120,7 @@ function bookingServer(bookings: Map<string, string>): McpServer {
     },
     async ({ dealer }) => {
       if (!DEALERS.some((d) => d.name.toLowerCase() === dealer.toLowerCase())) {
-        return {
-          content: [{ type: 'text', text: `No dealer named ${dealer}.` }],
-          isError: true,
-        };
+        return refusal(`No dealer named ${dealer}.`);
       }
       return json({ dealer, slots: FREE_SLOTS });
     },
@@ -145,10 +139,7 @@ function bookingServer(bookings: Map<string, string>): McpServer {
       const meta = extra._meta ?? {};
       const customer = meta['x-customer-id'] ?? meta.customer_id;
       if (typeof customer !== 'string' || customer === '') {
-        return {
-          content: [{ type: 'text', text: 'No customer id in the call metadata.' }],
-          isError: true,
-        };
+        return refusal('No customer id in the call metadata.');
       }
       // A repeated call (same idempotency key) gets the booking it already made.
       const key = String(meta['io.switchboard/idempotency-key'] ?? randomBytes(8).toString('hex'));

@@ -27,6 +27,10 @@ function project(serverUrl: string, downUrl: string): Record<string, string> {
           param: first_number
   - name: offline
     url: ${downUrl}
+  - name: guarded
+    url: ${serverUrl}
+    api_key: \${CALC_KEY}
+    pre_call_hook: custom.hooks.refuse
 `,
     'domain.yml': `slots:
   a:
@@ -56,6 +60,15 @@ responses:
             - slot: total
               value: result.structuredContent.sum
       - action: utter_total
+  guarded_call:
+    description: Call a server whose hook refuses.
+    steps:
+      - id: refused
+        call: echo
+        mcp_server: guarded
+        mapping:
+          input: []
+          output: []
   broken:
     description: Call a server that is down.
     steps:
@@ -65,6 +78,10 @@ responses:
 `,
     'custom/hooks.ts': `export function tenant(context: { senderId: string; flowId?: string; stepId?: string }) {
   return { metadata: { tenant: 'acme', where: \`\${context.flowId}/\${context.stepId}\` } };
+}
+
+export function refuse(): never {
+  throw new Error('no credentials for this conversation');
 }
 `,
   };
@@ -161,6 +178,22 @@ describe('MCP call steps in flows', () => {
     expect(await texts(rt, 'crash', job.turn_id)).toContain('The total is 2.');
   });
 
+  it('answers a hook that throws with the internal-error pattern at once, without calling the server', async () => {
+    const rt = await runtime();
+    rt.llm.reply('start flow guarded_call');
+    const job = userMessage('refused', 'try it');
+    const before = server.calls.length;
+
+    await processJob(job, rt.deps, NEVER);
+
+    expect(await texts(rt, 'refused', job.turn_id)).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+    expect(server.calls.length).toBe(before);
+    const logged = logs.find((l) => l.includes('"flow":"guarded_call"'));
+    expect(logged).toContain('pre_call_hook custom.hooks.refuse threw: no credentials');
+  });
+
   it('retries the turn later when a server cannot be reached, then answers with the internal-error pattern', async () => {
     const rt = await runtime();
     rt.llm.reply('start flow broken');
@@ -188,7 +221,9 @@ describe('MCP call steps in flows', () => {
     expect(await texts(rt, 'down', job.turn_id)).toEqual([
       'Sorry, something went wrong on my side. Please try again in a moment.',
     ]);
-    const logged = logs.filter((l) => l.startsWith('error MCP tool call of a flow failed'));
+    const logged = logs.filter(
+      (l) => l.startsWith('error MCP tool call of a flow failed') && l.includes('"flow":"broken"'),
+    );
     expect(logged).toHaveLength(2);
     expect(logged[1]).toContain(
       '"flow":"broken","step":"unreachable","server":"offline","tool":"add"',
