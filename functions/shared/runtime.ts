@@ -1,8 +1,8 @@
 import { assistant, modules } from '@switchboard/bundle';
 import { MODEL_KEY_SECRET } from '../../src/build/secretNames.js';
-import { loadPreCallHooks, loadProjectActions } from '../../src/extensions/index.js';
+import { loadProjectActions } from '../../src/extensions/index.js';
 import { modelFactory } from '../../src/llm/index.js';
-import { McpGateway, mcpFlowTools } from '../../src/mcp/index.js';
+import { projectMcp } from '../../src/mcp/index.js';
 import { createRuntime, NO_RUNNERS } from '../../src/runtime/index.js';
 import { projectSecrets } from './aws.js';
 import { logger } from './observability.js';
@@ -13,12 +13,7 @@ import { awsRuntimeParts } from './parts.js';
  * generated bundle, the model key from Secrets Manager when the environment names none, and the
  * MCP servers' connections, kept for the container's life.
  */
-const mcp = new McpGateway({
-  assistant,
-  secrets: projectSecrets,
-  hooks: await loadPreCallHooks(assistant, modules),
-  logger,
-});
+const mcp = await projectMcp({ assistant, secrets: projectSecrets, logger, modules });
 
 export const runtime = createRuntime({
   ...awsRuntimeParts,
@@ -31,7 +26,7 @@ export const runtime = createRuntime({
       withoutAccess: { keySecret: MODEL_KEY_SECRET },
     }),
     actions: await loadProjectActions(assistant, modules),
-    mcp: mcpFlowTools(mcp, logger),
+    mcp: mcp.flowTools,
     runners: NO_RUNNERS,
     random: Math.random,
   },

@@ -8,9 +8,9 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Assistant } from '../../assistant/index.js';
 import { standardChannels } from '../../channels/index.js';
 import type { LlmPort } from '../../dialogue/index.js';
-import { loadPreCallHooks, loadProjectActions } from '../../extensions/index.js';
+import { loadProjectActions } from '../../extensions/index.js';
 import { hasModelAccess, modelFactory } from '../../llm/index.js';
-import { McpGateway, mcpFlowTools } from '../../mcp/index.js';
+import { projectMcp } from '../../mcp/index.js';
 import {
   COMMIT_RESERVE_MS,
   ConcurrentUpdateError,
@@ -122,12 +122,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       );
     }
     const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
-    const mcp = new McpGateway({
-      assistant,
-      secrets,
-      hooks: await loadPreCallHooks(assistant),
-      logger,
-    });
+    const mcp = await projectMcp({ assistant, secrets, logger });
     const { llm } = options;
     const serverStopping = new AbortController();
     const sqsQueue = new SqsJobQueue(queueOptions);
@@ -152,7 +147,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         assistant,
         models: llm ? () => llm : models,
         actions: await loadProjectActions(assistant),
-        mcp: mcpFlowTools(mcp, logger),
+        mcp: mcp.flowTools,
         runners: NO_RUNNERS,
         random: Math.random,
       },
@@ -220,7 +215,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         await Promise.allSettled([jobs, delayed]);
         clearTimeout(deadline);
         await server.close();
-        await mcp.close();
+        await mcp.gateway.close();
         sqs.destroy();
         dynamoClient.destroy();
         await closeAll(emulators);

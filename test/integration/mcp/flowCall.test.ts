@@ -1,7 +1,8 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assistant } from '../../../src/assistant/index.js';
-import { IDEMPOTENCY_KEY_META, McpGateway, mcpFlowTools } from '../../../src/mcp/index.js';
+import type { McpToolPort } from '../../../src/dialogue/index.js';
+import { IDEMPOTENCY_KEY_META, type McpGateway, projectMcp } from '../../../src/mcp/index.js';
 import { type ConversationStore, Job, processJob } from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
@@ -92,6 +93,7 @@ describe('MCP call steps in flows', () => {
   let server: TestMcpServer;
   let assistant: Assistant;
   let gateway: McpGateway;
+  let flowTools: McpToolPort;
   const logs: string[] = [];
   const logger = {
     debug: (m: string, f: Record<string, unknown>) => logs.push(`debug ${m} ${JSON.stringify(f)}`),
@@ -107,13 +109,11 @@ describe('MCP call steps in flows', () => {
     assistant = await assistantFrom(
       project(server.url, `http://127.0.0.1:${await freePort()}/mcp`),
     );
-    const { loadPreCallHooks } = await import('../../../src/extensions/index.js');
-    gateway = new McpGateway({
+    ({ gateway, flowTools } = await projectMcp({
       assistant,
       secrets: secretsOf({ CALC_KEY: 'calc-key' }),
-      hooks: await loadPreCallHooks(assistant),
       logger,
-    });
+    }));
   }, 30_000);
   afterAll(async () => {
     await gateway?.close();
@@ -127,7 +127,7 @@ describe('MCP call steps in flows', () => {
     );
     return Messages.map((m) => Job.parse(JSON.parse(m.Body ?? '')));
   };
-  const runtime = () => testRuntime(emulators, assistant, { mcp: mcpFlowTools(gateway, logger) });
+  const runtime = () => testRuntime(emulators, assistant, { mcp: flowTools });
   const texts = async (rt: Awaited<ReturnType<typeof runtime>>, id: string, turn: string) =>
     (await rt.replies.read(id, turn)).messages.map((m) => m.message.text);
 
