@@ -51,7 +51,7 @@ export async function runCommand(
   io.err(`loaded assistant: ${summarize(assistant)}`);
   // Credentials in .env count as the environment, as they do for the project's ${VAR}s.
   const env = await projectEnvironment(assistant.projectDir, io.env);
-  const peers = values['demo-peers'] && env.SWITCHBOARD_DEMO_PEERS !== 'off';
+  const peers = values['demo-peers'] && env.SWITCHBOARD_DEMO_PEERS?.toLowerCase() !== 'off';
   let demo: DemoPeers | undefined;
   if (peers) {
     try {

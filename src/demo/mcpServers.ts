@@ -182,7 +182,7 @@ function apiKeyCheck(config: DemoServerConfig, settings: DemoServerSettings) {
   const key = config.api_key ? settings.secret(config.api_key.secret) : undefined;
   const header = config.header_name ?? 'Authorization';
   const format = config.header_format ?? 'Bearer {key}';
-  const expected = key === undefined ? undefined : format.replaceAll('{key}', key);
+  const expected = key === undefined ? undefined : format.replaceAll('{key}', () => key);
   return (request: IncomingMessage) => headerIs(request, header, expected);
 }
 

@@ -6,6 +6,9 @@ import { failCurrentActivity } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
 import type { StepOutcome } from './steps.js';
 
+/** The longest failure reason of a tool call kept. */
+const MAX_REASON = 500;
+
 /**
  * Calls an MCP tool from a flow: slot values in as arguments, expressions over `result` out into
  * slots. A failed call ends the flow with the internal-error pattern.
@@ -44,7 +47,9 @@ export async function callMcpTool(
     }
   } catch (error) {
     if (ctx.signal?.aborted) throw error;
-    failure = `tool ${step.call} on ${step.mcp_server} failed: ${error instanceof Error ? error.message : String(error)}`;
+    // Kept in the conversation's state as the error pattern's reason: short, whatever the port said.
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_REASON);
+    failure = `tool ${step.call} on ${step.mcp_server} failed: ${reason}`;
     if (ctx.retryUnavailable && isTransientFailure(error)) {
       throw new ToolUnavailableError(failure, undefined, { cause: error });
     }

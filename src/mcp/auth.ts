@@ -11,11 +11,15 @@ export interface ServerAuth {
    * a new try may be accepted (an OAuth token can be renewed; a static key cannot).
    */
   renew(): boolean;
+  /** `text` with every credential value this server's requests carried replaced. */
+  redact(text: string): string;
 }
 
 /** `api_key` without `header_name` goes to `Authorization`; `header_format` defaults to Bearer. */
 const DEFAULT_HEADER = 'Authorization';
 const DEFAULT_FORMAT = 'Bearer {key}';
+/** Credential values remembered for redaction (an OAuth token is renewed now and then). */
+const REMEMBERED = 4;
 
 /**
  * The authentication `endpoints.yml` configures for a server (seed rules): an API key in
@@ -27,33 +31,48 @@ export function serverAuth(
   secrets: SecretStore,
   options: { readonly now?: () => number; readonly fetch?: typeof fetch } = {},
 ): ServerAuth {
+  const sent: string[] = [];
+  const remember = (value: string): string => {
+    if (value.length >= 4 && !sent.includes(value)) {
+      sent.push(value);
+      if (sent.length > REMEMBERED) sent.shift();
+    }
+    return value;
+  };
+  const redact = (text: string) =>
+    sent.reduce((out, value) => out.replaceAll(value, '[redacted]'), text);
+  const bearer = async (value: Promise<string>) => ({
+    [DEFAULT_HEADER]: `Bearer ${remember(await value)}`,
+  });
+
   if (server.api_key) {
     const ref = server.api_key;
     const header = server.header_name ?? DEFAULT_HEADER;
     const format = server.header_format ?? DEFAULT_FORMAT;
     return {
-      headers: async () => ({
-        [header]: format.replaceAll('{key}', await secrets.get(ref.secret)),
-      }),
+      headers: async () => {
+        const key = remember(await secrets.get(ref.secret));
+        // A function replacement: `$` in a key is no replacement pattern.
+        return { [header]: format.replaceAll('{key}', () => key) };
+      },
       renew: () => false,
+      redact,
     };
   }
   if (server.token) {
     const ref = server.token;
-    return {
-      headers: async () => ({ [DEFAULT_HEADER]: `Bearer ${await secrets.get(ref.secret)}` }),
-      renew: () => false,
-    };
+    return { headers: () => bearer(secrets.get(ref.secret)), renew: () => false, redact };
   }
   if (server.oauth) {
     const token = new ClientCredentialsToken(server.oauth, secrets, options.now, options.fetch);
     return {
-      headers: async (request) => ({ [DEFAULT_HEADER]: `Bearer ${await token.get(request)}` }),
+      headers: (request) => bearer(token.get(request)),
       renew: () => {
         token.invalidate();
         return true;
       },
+      redact,
     };
   }
-  return { headers: async () => ({}), renew: () => false };
+  return { headers: async () => ({}), renew: () => false, redact };
 }

@@ -27,6 +27,8 @@ import { classifyFailure, describeFailure, isUnknownToolResult } from './failure
 export const DEFAULT_CONNECT_RETRIES = 3;
 /** The first connection retry waits this long; each further one twice as long. */
 const RETRY_BASE_MS = 200;
+/** How long one connection attempt (the initialize handshake) may take. */
+const CONNECT_TIMEOUT_MS = 10_000;
 /** A request's timeout when the caller names none, within its deadline. */
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** How long a listed set of tools is trusted without a change notification. */
@@ -145,8 +147,7 @@ export class ServerConnection implements McpClient {
     let reconnected = false;
     let renewed = false;
     for (;;) {
-      const connection = this.client(options);
-      const client = await connection;
+      const client = await this.client(options);
       try {
         return await request(client);
       } catch (error) {
@@ -154,7 +155,7 @@ export class ServerConnection implements McpClient {
         const failure = classifyFailure(error);
         if (failure === 'session-lost' && !reconnected) {
           reconnected = true;
-          await this.drop(connection);
+          await this.drop(client);
           continue;
         }
         if (failure === 'unauthorized' && !renewed && this.options.auth.renew()) {
@@ -169,28 +170,17 @@ export class ServerConnection implements McpClient {
     }
   }
 
-  private client(options: McpCallOptions): Promise<Client> {
-    if (this.connected) return this.connected;
-    const connecting = this.connectWithRetries(options);
-    this.connected = connecting;
-    connecting.catch(() => {
-      if (this.connected === connecting) this.connected = undefined;
-    });
-    return connecting;
-  }
-
-  private async drop(connection: Promise<Client>): Promise<void> {
-    if (this.connected === connection) this.connected = undefined;
-    const client = await connection.catch(() => undefined);
-    await client?.close().catch(() => undefined);
-  }
-
-  private async connectWithRetries(options: McpCallOptions): Promise<Client> {
+  /**
+   * The connected client. Callers share one connection attempt at a time (made under its own
+   * timeout, so that one caller giving up does not fail the others); each waits for it within
+   * its own signal and deadline and retries after its own failures, `maxRetries` times.
+   */
+  private async client(options: McpCallOptions): Promise<Client> {
     const retries = options.maxRetries ?? DEFAULT_CONNECT_RETRIES;
     let renewed = false;
     for (let failures = 0; ; ) {
       try {
-        return await this.connect(options);
+        return await this.within(this.attempt(), options);
       } catch (error) {
         if (options.signal?.aborted) throw error;
         const failure = classifyFailure(error, true);
@@ -205,18 +195,71 @@ export class ServerConnection implements McpClient {
         if (failure !== 'unavailable' || failures > retries || delayMs >= timeLeft) {
           throw this.mapped(error, failure, failures);
         }
-        await sleep(delayMs, undefined, options.signal ? { signal: options.signal } : {});
+        // Aborted while waiting: like fetch, reject with the signal's reason.
+        await sleep(delayMs, undefined, options.signal ? { signal: options.signal } : {}).catch(
+          (aborted: unknown) => {
+            throw options.signal?.reason ?? aborted;
+          },
+        );
       }
     }
   }
 
+  /** The connection attempt under way or made; a failed one is forgotten. */
+  private attempt(): Promise<Client> {
+    if (this.connected) return this.connected;
+    const connecting = this.connect();
+    this.connected = connecting;
+    connecting.catch(() => {
+      if (this.connected === connecting) this.connected = undefined;
+    });
+    return connecting;
+  }
+
+  /** Waits for `promise` until the caller's signal aborts or its deadline passes. */
+  private within<T>(promise: Promise<T>, options: McpCallOptions): Promise<T> {
+    const { signal, deadline } = options;
+    if (!signal && deadline === undefined) return promise;
+    return new Promise<T>((resolve, reject) => {
+      const timer =
+        deadline === undefined
+          ? undefined
+          : setTimeout(
+              () =>
+                reject(
+                  new McpUnavailableError(
+                    this.serverName,
+                    'connecting took longer than the time left',
+                  ),
+                ),
+              Math.max(0, deadline - this.now()),
+            );
+      const onAbort = () => reject(signal?.reason);
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      });
+    });
+  }
+
+  /** Closes a client whose session the server dropped; the next request connects anew. */
+  private async drop(client: Client): Promise<void> {
+    const held = this.connected;
+    if (held && (await held.catch(() => undefined)) === client && this.connected === held) {
+      this.connected = undefined;
+    }
+    await client.close().catch(() => undefined);
+  }
+
   /** Connects over Streamable HTTP; a server that refuses it with 400, 404 or 405 gets SSE. */
-  private async connect(options: McpCallOptions): Promise<Client> {
+  private async connect(): Promise<Client> {
     const url = new URL(this.options.server.url);
     if (this.kind !== 'sse') {
       const transport = new StreamableHTTPClientTransport(url, { fetch: this.authorizedFetch });
       try {
-        const client = await this.initialize(transport, options);
+        const client = await this.initialize(transport);
         this.kind = 'streamable-http';
         return client;
       } catch (error) {
@@ -227,19 +270,18 @@ export class ServerConnection implements McpClient {
     }
     const client = await this.initialize(
       new SSEClientTransport(url, { fetch: this.authorizedFetch }),
-      options,
     );
     this.kind = 'sse';
     return client;
   }
 
-  private async initialize(transport: Transport, options: McpCallOptions): Promise<Client> {
+  private async initialize(transport: Transport): Promise<Client> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.forgetTools();
     });
     try {
-      await client.connect(transport, this.limits(options));
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -253,7 +295,10 @@ export class ServerConnection implements McpClient {
     init?: RequestInit,
   ): Promise<Response> => {
     const headers = new Headers(init?.headers);
-    for (const [name, value] of Object.entries(await this.options.auth.headers())) {
+    const credentials = await this.options.auth.headers(
+      init?.signal ? { signal: init.signal } : {},
+    );
+    for (const [name, value] of Object.entries(credentials)) {
       headers.set(name, value);
     }
     return this.fetchImpl(url, { ...init, headers });
@@ -267,12 +312,13 @@ export class ServerConnection implements McpClient {
     if (timeout <= 0) {
       throw new McpUnavailableError(this.serverName, 'no time is left for the request');
     }
-    return { timeout, ...(options.signal ? { signal: options.signal } : {}) };
+    // A signal of its own per request: the SDK leaves a listener on the signal it is given.
+    return { timeout, ...(options.signal ? { signal: AbortSignal.any([options.signal]) } : {}) };
   }
 
   private mapped(error: unknown, failure: string, attempts?: number): Error {
     if (error instanceof McpUnavailableError || error instanceof McpRequestError) return error;
-    const reason = describeFailure(error);
+    const reason = this.options.auth.redact(describeFailure(error));
     if (failure === 'unavailable' || failure === 'session-lost') {
       const tries = attempts && attempts > 1 ? ` (${attempts} attempts)` : '';
       return new McpUnavailableError(this.serverName, `${reason}${tries}`, { cause: error });

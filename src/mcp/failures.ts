@@ -15,13 +15,26 @@ import { OAuthTokenError } from './errors.js';
 export type Failure = 'unavailable' | 'session-lost' | 'legacy-server' | 'unauthorized' | 'request';
 
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+/** The SSE transport reports a refused POST as a plain error naming the status. */
+const SSE_POST_FAILURE = /^Error POSTing to endpoint \(HTTP (\d{3})\)/;
+/** Reasons are kept short: they reach logs, error results and the conversation's state. */
+export const MAX_REASON_CHARS = 300;
+
+/** The HTTP status a transport error reports, if it is one. */
+function statusOf(error: unknown): number | undefined {
+  if (error instanceof StreamableHTTPError || error instanceof SseError) return error.code ?? -1;
+  if (error instanceof Error) {
+    const match = SSE_POST_FAILURE.exec(error.message);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
 
 /** Classifies a failure of a request; `connecting` tells the first request from later ones. */
 export function classifyFailure(error: unknown, connecting = false): Failure {
   if (error instanceof OAuthTokenError) return error.transient ? 'unavailable' : 'request';
-  if (error instanceof StreamableHTTPError || error instanceof SseError) {
-    return classifyStatus(error.code, connecting);
-  }
+  const status = statusOf(error);
+  if (status !== undefined) return classifyStatus(status, connecting);
   if (error instanceof McpError) {
     return error.code === ErrorCode.RequestTimeout || error.code === ErrorCode.ConnectionClosed
       ? 'unavailable'
@@ -38,8 +51,8 @@ export function classifyFailure(error: unknown, connecting = false): Failure {
   return 'request';
 }
 
-function classifyStatus(status: number | undefined, connecting: boolean): Failure {
-  if (status === undefined || status < 0) return 'unavailable';
+function classifyStatus(status: number, connecting: boolean): Failure {
+  if (status < 0) return 'unavailable';
   if (status === 401) return 'unauthorized';
   if (connecting && (status === 400 || status === 404 || status === 405)) return 'legacy-server';
   if (status === 404) return 'session-lost';
@@ -47,11 +60,20 @@ function classifyStatus(status: number | undefined, connecting: boolean): Failur
   return 'request';
 }
 
-/** A short reason for logs and error results: the error's own message, its network code. */
+/**
+ * A short reason for logs and error results. An HTTP failure is named by its status only: the
+ * body a server answers with is its own and may be large or echo what it was sent.
+ */
 export function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
+  const status = statusOf(error);
+  if (status !== undefined && status >= 0) return `the server answered HTTP ${status}`;
+  if (!(error instanceof Error)) return clip(String(error));
   const code = networkCode(error);
-  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  return clip(code && !error.message.includes(code) ? `${error.message} (${code})` : error.message);
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_REASON_CHARS ? text : `${text.slice(0, MAX_REASON_CHARS)}…`;
 }
 
 function networkCode(error: Error): string | undefined {

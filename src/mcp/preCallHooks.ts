@@ -1,5 +1,6 @@
 import type { OutboundCallContext, PreCallHook } from '../extensions/index.js';
 import { PreCallHookError } from './errors.js';
+import { describeFailure } from './failures.js';
 
 /**
  * Runs a `pre_call_hook` with a frozen copy of the call's context and returns its metadata. It
@@ -15,8 +16,7 @@ export async function runPreCallHook(
   try {
     answer = await hook(Object.freeze({ ...context }));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new PreCallHookError(name, `threw: ${reason}`, { cause: error });
+    throw new PreCallHookError(name, `threw: ${describeFailure(error)}`, { cause: error });
   }
   if (!isPlainObject(answer)) {
     throw new PreCallHookError(

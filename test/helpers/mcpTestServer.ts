@@ -16,8 +16,8 @@ export interface TestMcpServer extends McpHost {
   readonly calls: ReceivedCall[];
   /** Headers of every HTTP request to the MCP endpoint, refused ones too. */
   readonly requests: Array<Record<string, string | string[] | undefined>>;
-  /** Adds a tool and tells connected clients that the list changed. */
-  addTool(name: string): void;
+  /** Adds a tool and (unless `notify` is false) tells connected clients that the list changed. */
+  addTool(name: string, options?: { notify?: boolean }): void;
 }
 
 export interface TestMcpServerOptions {
@@ -125,8 +125,9 @@ export async function startTestMcpServer(
     ...host,
     calls,
     requests,
-    addTool: (name) => {
+    addTool: (name, { notify = true } = {}) => {
       extraTools.push(name);
+      if (!notify) return;
       for (const server of servers) {
         if (server.isConnected()) registerExtra(server, name);
       }
