@@ -77,12 +77,17 @@ export function parseRestWebhook(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    const message =
-      issue?.code === 'unrecognized_keys'
-        ? `unknown field(s): ${issue.keys.join(', ')}; the body has sender, message and optional metadata`
-        : issue?.code === 'invalid_type' && issue.path.length === 1
-          ? `${String(issue.path[0])} is required and must be a ${issue.expected}`
-          : `${where}${issue?.message ?? 'invalid body'}`;
+    let message = `${where}${issue?.message ?? 'invalid body'}`;
+    if (issue?.code === 'unrecognized_keys') {
+      message = `unknown field(s): ${issue.keys.join(', ')}; the body has sender, message and optional metadata`;
+    } else if (issue?.code === 'invalid_type' && issue.path.length === 1) {
+      const field = String(issue.path[0]);
+      const given = typeof json === 'object' && json !== null && field in json;
+      const expected = issue.expected === 'record' ? 'an object' : `a ${issue.expected}`;
+      message = given
+        ? `${field} must be ${expected}`
+        : `${field} is required and must be ${expected}`;
+    }
     throw new HttpError(400, message);
   }
   return parsed.data;

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { standardChannels } from '../../../src/channels/index.js';
-import { type ChannelContext, createHttpApi } from '../../../src/runtime/index.js';
+import { type ChannelContext, createHttpApi, type HttpApi } from '../../../src/runtime/index.js';
 
 /** Channels over stores that hold one conversation and record what is queued. */
 function context(queued: unknown[]): ChannelContext {
@@ -28,8 +28,12 @@ function context(queued: unknown[]): ChannelContext {
 
 describe('the standard routes with a token', () => {
   const queued: unknown[] = [];
-  const api = createHttpApi(standardChannels(context(queued)), {
-    authToken: async () => 'the-token',
+  // Built in a hook, not while the file is collected, so that mutation testing's mutants reach it.
+  let api: HttpApi;
+  beforeAll(() => {
+    api = createHttpApi(standardChannels(context(queued)), {
+      authToken: async () => 'the-token',
+    });
   });
   const get = (path: string, headers: Record<string, string> = {}) =>
     api.handle({ method: 'GET', path, headers });
