@@ -16,8 +16,11 @@ export interface SecretsEndpoint {
  * A loopback HTTP server that answers Secrets Manager's `GetSecretValue` (the JSON protocol the
  * AWS SDK speaks) from a map, so the real SDK and Powertools run against it.
  */
+/** A stored secret: its text, binary contents, or the error Secrets Manager answers for it. */
+export type StoredSecret = string | { readonly binary: Uint8Array } | { readonly error: string };
+
 export async function startSecretsEndpoint(
-  secrets: Readonly<Record<string, string>>,
+  secrets: Readonly<Record<string, StoredSecret>>,
 ): Promise<SecretsEndpoint> {
   const requests: string[] = [];
   const server = createServer(async (request, response) => {
@@ -40,6 +43,9 @@ export async function startSecretsEndpoint(
     if (target !== 'secretsmanager.GetSecretValue') {
       return send(400, { __type: 'UnknownOperationException' }, 'UnknownOperationException');
     }
+    if (typeof value === 'object' && 'error' in value) {
+      return send(400, { __type: value.error, message: 'refused on purpose' }, value.error);
+    }
     if (value === undefined) {
       return send(
         400,
@@ -50,7 +56,9 @@ export async function startSecretsEndpoint(
     return send(200, {
       ARN: `arn:aws:secretsmanager:us-east-1:123456789012:secret:${id}-AbCdEf`,
       Name: id,
-      SecretString: value,
+      ...(typeof value === 'string'
+        ? { SecretString: value }
+        : { SecretBinary: Buffer.from(value.binary).toString('base64') }),
       VersionId: 'v1',
       CreatedDate: 1_700_000_000,
     });
