@@ -10,9 +10,11 @@ import {
   type ReceivedMessage,
   SqsJobReceiver,
 } from '../../../../src/adapters/aws/sqsJobReceiver.js';
+import { SqsJobSource } from '../../../../src/adapters/aws/sqsJobSource.js';
 import { JobEnqueueError } from '../../../../src/adapters/aws/sqsSend.js';
 import { ensureQueues, type LocalQueues } from '../../../../src/adapters/local/emulators.js';
 import type { Job } from '../../../../src/runtime/jobs.js';
+import type { ReceivedJob } from '../../../../src/runtime/worker.js';
 import { type Emulators, startEmulators } from '../../../helpers/emulators.js';
 import { waitFor } from '../../../helpers/waitFor.js';
 
@@ -240,4 +242,53 @@ describe('SqsJobReceiver', () => {
 
     expect(await polling).toEqual([]);
   }, 10_000);
+});
+
+describe('SqsJobSource', () => {
+  it('hands out jobs with their receive count, logs and removes poison, and releases a retry at once', async () => {
+    const urls = await ownQueues();
+    const logged: string[] = [];
+    const logger = {
+      info: () => {},
+      warn: () => {},
+      error: (message: string, fields?: Record<string, unknown>) =>
+        logged.push(`${message} ${JSON.stringify(fields)}`),
+    };
+    const source = new SqsJobSource(receiver, urls.jobsQueueUrl, logger, 1);
+    await aws.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: urls.jobsQueueUrl,
+        MessageBody: 'not json',
+        MessageGroupId: 'poison',
+        MessageDeduplicationId: 'poison-1',
+      }),
+    );
+    await queueAt(() => NOW, urls).enqueue([userJob('ada', 'a1')]);
+    const never = new AbortController().signal;
+
+    const first: ReceivedJob[] = [];
+    await waitFor(
+      async () => {
+        first.push(...(await source.receive(10, never)));
+        return first.length > 0 && logged.length > 0 ? true : undefined;
+      },
+      { description: 'the job and the poison message' },
+    );
+    expect(first.map((j) => [j.job.id, j.receiveCount])).toEqual([['a1', 1]]);
+    expect(first[0]?.handle).toEqual(expect.any(String));
+    expect(logged).toEqual([
+      expect.stringMatching(
+        /^dropped a message that is not a job \{"messageId":"[^"]+","reason":"body is not JSON"\}$/,
+      ),
+    ]);
+
+    await source.retry(first[0]?.handle ?? '');
+    const again = await waitFor(async () => (await source.receive(10, never))[0], {
+      description: 'the released job',
+    });
+    expect([again.job.id, again.receiveCount]).toEqual(['a1', 2]);
+    await source.complete(again.handle);
+    expect(await source.receive(10, never)).toEqual([]);
+    expect(await drain(urls.jobsQueueUrl)).toEqual([]);
+  });
 });
