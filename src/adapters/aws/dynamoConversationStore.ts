@@ -189,7 +189,7 @@ export class DynamoConversationStore implements ConversationStore {
       events.push(...logged.events.filter((e) => e.seq > after));
       if (events.length > limit) break;
     }
-    events.sort((a, b) => a.seq - b.seq);
+    // Items come in version order, and each holds its events in order: so do these.
     return { events: events.slice(0, limit), more: events.length > limit };
   }
 
@@ -248,7 +248,7 @@ export class DynamoConversationStore implements ConversationStore {
       const sortKey = String(item.sk);
       yield {
         version: Number(sortKey.slice(sortKey.indexOf('#') + 1)),
-        events: parseEvents(log.conversationId, sortKey, item).sort((a, b) => a.seq - b.seq),
+        events: parseEvents(log.conversationId, sortKey, item),
       };
     }
   }

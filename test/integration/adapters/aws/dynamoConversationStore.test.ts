@@ -487,16 +487,71 @@ describe('DynamoConversationStore event pages', () => {
 
   it('reads nothing beyond the last event and nothing of an unknown conversation', async () => {
     const { id, seqs } = await longConversation();
-    const store = storeAt(NOW);
+    const meter = { reads: 0, writes: 0, bytesRead: 0, bytesWritten: 0 };
+    const store = storeAt(NOW, meter);
 
     expect(await store.readEventPage(id, { after: seqs.at(-1) ?? 0 })).toEqual({
       events: [],
       more: false,
     });
+    // Only the head was read: nothing lies after its last event.
+    expect(meter.reads).toBe(1);
     expect(await store.readEventPage(id, { after: (seqs.at(-1) ?? 0) - 1, limit: 1 })).toEqual({
       events: [userEvent(seqs.at(-1) ?? 0, 'b')],
       more: false,
     });
     expect(await store.readEventPage(newId(), { limit: 3 })).toEqual({ events: [], more: false });
+  });
+});
+
+describe('DynamoConversationStore failures', () => {
+  const missingTable = () =>
+    new DynamoConversationStore({
+      client: aws.documents,
+      tableName: `${aws.tableName}-missing`,
+      ttlSeconds: DAY,
+      now: () => NOW,
+    });
+
+  it('refuses a head whose version does not follow the one loaded, and writes nothing', async () => {
+    const store = storeAt(NOW);
+    const id = `skip-${randomUUID()}`;
+    const request = commitAfter(id, undefined, 'job-1', 'a');
+
+    await expect(
+      store.commit({ ...request, head: { ...request.head, version: 2 } }),
+    ).rejects.toThrow(new RangeError(`commit of ${id}: head version 2 does not follow 0`));
+    expect(await store.load(id)).toBeUndefined();
+  });
+
+  it('passes on a failure other than a lost race, from commits and cleared outboxes alike', async () => {
+    const store = missingTable();
+    const id = `missing-${randomUUID()}`;
+
+    const commit = await store.commit(commitAfter(id, undefined, 'job-1', 'a')).catch((e) => e);
+    const clear = await store.clearOutbox(id, 1).catch((e: unknown) => e);
+
+    for (const error of [commit, clear]) {
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(ConcurrentUpdateError);
+      expect((error as Error).name).toBe('ResourceNotFoundException');
+    }
+  });
+
+  it('counts a cleared outbox as one write and an appended version as one write of its bytes', async () => {
+    const meter = { reads: 0, writes: 0, bytesRead: 0, bytesWritten: 0 };
+    const store = storeAt(NOW, meter);
+    const id = `meter-${randomUUID()}`;
+    await store.commit(commitAfter(id, undefined, 'job-1', 'a'));
+    const before = { ...meter };
+
+    await store.clearOutbox(id, 1);
+    await store.appendEvents(id, 1, [userEvent(0, 'a')]);
+    await store.load(id);
+
+    expect(meter.writes - before.writes).toBe(2);
+    expect(meter.bytesWritten - before.bytesWritten).toBeGreaterThan(0);
+    expect(meter.reads - before.reads).toBe(1);
+    expect(meter.bytesRead - before.bytesRead).toBeGreaterThan(0);
   });
 });
