@@ -39,7 +39,8 @@ export async function readTracker(
   const logged = await store.readEventPage(senderId, { after, limit });
   const seen = new Set(logged.events.map((e) => e.seq));
   const pending = (head.outbox?.events ?? []).filter((e) => e.seq > after && !seen.has(e.seq));
-  const events = [...logged.events, ...pending].sort((a, b) => a.seq - b.seq);
+  // Logged events come first and in order; an outbox's are the latest.
+  const events = [...logged.events, ...pending];
   const shown = events.slice(0, limit);
   const view = {
     sender_id: senderId,

@@ -139,6 +139,50 @@ describe('tracker', () => {
     expect((response.body as { error: string }).error).toContain(`${name} must be`);
   });
 
+  it('takes the smallest and largest after and limit, and numbers of several digits', async () => {
+    const http = api(storeWith('gi', 30));
+    const page = async (query: string) =>
+      texts((await http.handle(get(`/conversations/gi/tracker?${query}`))).body);
+
+    expect(await page('after=0&limit=1')).toEqual(['m1']);
+    expect(await page('after=12&limit=2')).toEqual(['m13', 'm14']);
+    expect(await page(`limit=${TRACKER_MAX_EVENTS}`)).toHaveLength(30);
+    expect(await page('after=0')).toHaveLength(29);
+    expect(await page('limit=3&other=ignored')).toEqual(['m0', 'm1', 'm2']);
+  });
+
+  it('does not flag an answer whose limit is exactly the number of events', async () => {
+    const view = await readTracker(storeWith('ha', 2, 2), 'ha', { limit: 4 });
+
+    expect(view.events).toHaveLength(4);
+    expect(view.truncated).toBeUndefined();
+  });
+
+  it('shows an event both logged and still in the outbox once', async () => {
+    const store = storeWith('io', 3);
+    const head = await store.load('io');
+    if (!head) throw new Error('no head');
+    const outbox: Outbox = {
+      job_id: 'j',
+      turn_id: 't',
+      channel: 'rest',
+      version: 2,
+      events: [userEvent(2), userEvent(3)],
+      messages: [],
+      settled: true,
+      settle_turns: [],
+      jobs: [],
+    };
+    const overlapping: ConversationStore = {
+      ...store,
+      load: async () => ({ ...head, outbox, nextSeq: 4 }),
+    };
+
+    const view = await readTracker(overlapping, 'io');
+
+    expect(view.events.map((e) => (e as { text: string }).text)).toEqual(['m0', 'm1', 'm2', 'm3']);
+  });
+
   it('shows an unknown conversation as empty', async () => {
     const response = await api(storeWith('fa', 2)).handle(
       get('/conversations/nobody/tracker?limit=5'),
