@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { standardChannels } from '../../../src/channels/index.js';
-import { type ChannelContext, createHttpApi, type HttpApi } from '../../../src/runtime/index.js';
+import { type ChannelContext, createHttpApi } from '../../../src/runtime/index.js';
 
 /** Channels over stores that hold one conversation and record what is queued. */
 function context(queued: unknown[]): ChannelContext {
@@ -28,15 +28,13 @@ function context(queued: unknown[]): ChannelContext {
 
 describe('the standard routes with a token', () => {
   const queued: unknown[] = [];
-  // Built in a hook, not while the file is collected, so that mutation testing's mutants reach it.
-  let api: HttpApi;
-  beforeAll(() => {
-    api = createHttpApi(standardChannels(context(queued)), {
+  // Built in each test: mutation testing reaches only code that runs inside a test.
+  const api = () =>
+    createHttpApi(standardChannels(context(queued)), {
       authToken: async () => 'the-token',
     });
-  });
   const get = (path: string, headers: Record<string, string> = {}) =>
-    api.handle({ method: 'GET', path, headers });
+    api().handle({ method: 'GET', path, headers });
 
   it('keep the tracker closed to requests without the token', async () => {
     expect(await get('/conversations/ada/tracker')).toEqual({
@@ -56,7 +54,7 @@ describe('the standard routes with a token', () => {
   });
 
   it('keep the webhook closed to requests without the token, queueing nothing', async () => {
-    const response = await api.handle({
+    const response = await api().handle({
       method: 'POST',
       path: '/webhooks/rest/webhook',
       headers: { 'content-type': 'application/json' },
