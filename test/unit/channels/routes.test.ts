@@ -66,5 +66,8 @@ describe('the standard routes with a token', () => {
 
   it('answer health checks without the token', async () => {
     expect(await get('/health')).toEqual({ status: 200, body: { status: 'ok' } });
+    // The root answers the same, for load balancers that probe `/`.
+    expect(await get('/')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect((await api().handle({ method: 'POST', path: '/', headers: {} })).status).toBe(405);
   });
 });
