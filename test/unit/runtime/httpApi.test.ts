@@ -219,3 +219,35 @@ describe('the HTTP route table before a route runs', () => {
     }
   });
 });
+
+describe('outputRouter failures', () => {
+  it('names the channel a batch went to and the channels that deliver, or none', async () => {
+    const batch = {
+      conversationId: 'ada',
+      turnId: 't',
+      jobId: 'j',
+      version: 1,
+      channel: 'slack',
+      messages: [],
+      settled: true,
+    };
+    const silent: Channel = { name: 'health', streams: false, routes: [] };
+    const withOutput: Channel = { ...silent, name: 'rest', output: { deliver: async () => {} } };
+
+    const none = await outputRouter([silent])
+      .deliver(batch)
+      .catch((e: unknown) => e);
+    const some = await outputRouter([withOutput, silent])
+      .deliver(batch)
+      .catch((e: unknown) => e);
+
+    expect(none).toBeInstanceOf(UnknownChannelError);
+    expect((none as Error).name).toBe('UnknownChannelError');
+    expect((none as Error).message).toBe(
+      'no channel "slack" delivers replies here (channels: none)',
+    );
+    expect((some as Error).message).toBe(
+      'no channel "slack" delivers replies here (channels: rest)',
+    );
+  });
+});
