@@ -9,7 +9,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { CARS, DEALERS, FREE_SLOTS, monthlyPayment } from './catalog.js';
+import { IDEMPOTENCY_KEY_META } from '../mcp/index.js';
+import { ANNUAL_RATE, CARS, DEALERS, FREE_SLOTS, monthlyPayment } from './catalog.js';
 import { answer, type McpHost, readBody, startMcpHost } from './mcpHost.js';
 
 /** What a demo server needs to know: where to listen and the credential values to accept. */
@@ -142,7 +143,7 @@ function bookingServer(bookings: Map<string, string>): McpServer {
         return refusal('No customer id in the call metadata.');
       }
       // A repeated call (same idempotency key) gets the booking it already made.
-      const key = String(meta['io.switchboard/idempotency-key'] ?? randomBytes(8).toString('hex'));
+      const key = String(meta[IDEMPOTENCY_KEY_META] ?? randomBytes(8).toString('hex'));
       let reference = bookings.get(key);
       if (!reference) {
         reference = `TD-${String(1001 + bookings.size)}`;
@@ -164,7 +165,7 @@ function financingServer(): McpServer {
       outputSchema: { monthly_payment: z.number(), annual_rate: z.number() },
     },
     async ({ amount, months }) =>
-      json({ monthly_payment: monthlyPayment(amount, months), annual_rate: 0.059 }),
+      json({ monthly_payment: monthlyPayment(amount, months), annual_rate: ANNUAL_RATE }),
   );
   return server;
 }
