@@ -13,7 +13,10 @@ import { standardChannels } from '../../src/channels/index.js';
 import { type LlmPort, type McpToolPort, NO_ACTIONS } from '../../src/dialogue/index.js';
 import {
   type AgentRunners,
+  type AgentRunRecord,
   ConcurrentUpdateError,
+  type ConversationHead,
+  type ConversationStore,
   createRuntime,
   type HttpApi,
   type Job,
@@ -164,7 +167,10 @@ export async function testRuntime(
 let jobCount = 0;
 
 /** A REST user message job with a unique id. */
-export function userMessage(conversation: string, text: string): Job {
+export function userMessage(
+  conversation: string,
+  text: string,
+): Extract<Job, { type: 'user_message' }> {
   jobCount += 1;
   const id = `m${jobCount}-${conversation}`;
   return {
@@ -214,4 +220,37 @@ export function runtimeSuite(files: ProjectFilesSpec): RuntimeSuite {
     },
     runtime: (options = {}) => testRuntime(ready(emulators), ready(assistant), options),
   };
+}
+
+/** `store` with some of its methods replaced (a failing or forgetful store). */
+export function storeWith(
+  store: ConversationStore,
+  overrides: Partial<ConversationStore>,
+): ConversationStore {
+  return new Proxy(store, {
+    get: (target, key, receiver) =>
+      key in overrides
+        ? overrides[key as keyof ConversationStore]
+        : Reflect.get(target, key, receiver),
+  });
+}
+
+/**
+ * Commits a head derived from the conversation's current one by `change`, with `records`
+ * (for tests that need a state no job would write).
+ */
+export async function rewriteHead(
+  store: ConversationStore,
+  conversationId: string,
+  change: (head: ConversationHead) => Partial<ConversationHead>,
+  records: AgentRunRecord[] = [],
+): Promise<void> {
+  const head = await store.load(conversationId);
+  if (!head) throw new Error(`no conversation ${conversationId}`);
+  await store.commit({
+    conversationId,
+    expectedVersion: head.version,
+    head: { ...head, outbox: undefined, ...change(head), version: head.version + 1 },
+    runs: records,
+  });
 }

@@ -9,9 +9,17 @@ import {
   type Job,
   processJob,
   RunState,
+  type StepContext,
   type StepResult,
 } from '../../../src/runtime/index.js';
-import { NEVER, runtimeSuite, type testRuntime, userMessage } from '../../helpers/runtime.js';
+import {
+  NEVER,
+  runtimeSuite,
+  storeWith,
+  type TestRuntime,
+  type testRuntime,
+  userMessage,
+} from '../../helpers/runtime.js';
 import { waitFor } from '../../helpers/waitFor.js';
 
 const FILES = {
@@ -185,6 +193,42 @@ async function delayedRetry(
 }
 
 const INTERNAL_ERROR = 'Sorry, something went wrong on my side. Please try again in a moment.';
+
+/** The reasons the conversation's internal-error patterns were started with, from its stack events. */
+async function internalErrorReasons(rt: TestRuntime, conversation: string): Promise<unknown[]> {
+  const reasons = new Set<unknown>();
+  for (const { event } of await rt.store.readEvents(conversation)) {
+    if (event.event !== 'stack') continue;
+    for (const frame of event.stack)
+      if (frame.flow_id === 'pattern_internal_error' && 'data' in frame)
+        reasons.add((frame.data as { reason?: unknown }).reason);
+  }
+  return [...reasons];
+}
+
+/** Starts the research flow and answers its first step job. */
+async function startResearch(rt: TestRuntime, conversation: string) {
+  rt.llm.reply('start flow research');
+  const job = userMessage(conversation, 'research');
+  await processJob(job, rt.deps, NEVER);
+  return { job, step0: await pendingStep(rt, conversation) };
+}
+
+/** A runner whose single step answers what `step` returns, recording the contexts it got. */
+function scriptedRunner(
+  step: (context: StepContext) => Promise<StepResult<object>>,
+): AgentRunner<object> & { contexts: StepContext[] } {
+  const runner = {
+    contexts: [] as StepContext[],
+    dataSchema: z.object({}),
+    start: () => ({}),
+    step: async (_data: object, context: StepContext) => {
+      runner.contexts.push(context);
+      return step(context);
+    },
+  };
+  return runner;
+}
 
 describe('durable agent runs', () => {
   it('keep long agent messages from growing the head past an item', async () => {
@@ -419,5 +463,200 @@ describe('durable agent runs', () => {
     );
     const events = await rt.store.readEvents('future');
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+  });
+
+  it('name why a run cannot go on in the internal-error pattern they start', async () => {
+    const runner = countingRunner(3);
+    let present = true;
+    const rt = await suite.runtime({
+      runners: { runnerFor: () => (present ? runner : undefined) },
+    });
+    const gone = await startResearch(rt, 'why-gone');
+    const forgetful = {
+      ...rt.deps,
+      store: storeWith(rt.store, { loadRun: async () => undefined }),
+    };
+    await processJob(gone.step0, forgetful, NEVER);
+    expect(await internalErrorReasons(rt, 'why-gone')).toEqual([
+      "the agent's run cannot go on: its stored state is gone",
+    ]);
+
+    const removed = await startResearch(rt, 'why-runner');
+    present = false;
+    await processJob(removed.step0, rt.deps, NEVER);
+    expect(await internalErrorReasons(rt, 'why-runner')).toEqual([
+      "the agent's run cannot go on: no runner for agent researcher",
+    ]);
+    expect(
+      (await rt.replies.read('why-runner', removed.job.turn_id)).messages.map(
+        (m) => m.message.text,
+      ),
+    ).toEqual([INTERNAL_ERROR]);
+    expect(runner.calls).toBe(0);
+  });
+
+  it("end a run whose runner's data no longer fits its schema with the internal-error pattern", async () => {
+    const before = countingRunner(3);
+    const after: AgentRunner<{ topic: string }> = {
+      dataSchema: z.object({ topic: z.string() }),
+      start: () => ({ topic: 'EVs' }),
+      step: async () => {
+        throw new Error('never runs');
+      },
+    };
+    let upgraded = false;
+    const rt = await suite.runtime({
+      runners: { runnerFor: () => (upgraded ? (after as AgentRunner) : before) },
+    });
+    const { job, step0 } = await startResearch(rt, 'schema');
+    upgraded = true;
+    expect(await processJob(step0, rt.deps, NEVER)).toBe('done');
+    const [reason] = await internalErrorReasons(rt, 'schema');
+    expect(reason).toMatch(
+      /^the agent's run cannot go on: the record of run run-\w+ cannot be read: the runner's data does not fit its schema: .*topic/,
+    );
+    expect(
+      (await rt.replies.read('schema', job.turn_id)).messages.map((m) => m.message.text),
+    ).toEqual([INTERNAL_ERROR]);
+  });
+
+  it('leave a step on the queue when the store fails while reading its run', async () => {
+    const runner = countingRunner(3);
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const { step0 } = await startResearch(rt, 'store-down');
+    const failing = storeWith(rt.store, {
+      loadRun: async () => {
+        throw new Error('throttled');
+      },
+    });
+    const before = await rt.store.load('store-down');
+    await expect(processJob(step0, { ...rt.deps, store: failing }, NEVER)).rejects.toThrow(
+      'throttled',
+    );
+    expect((await rt.store.load('store-down'))?.version).toBe(before?.version);
+    expect(await processJob(step0, rt.deps, NEVER)).toBe('done');
+    expect(runner.calls).toBe(1);
+  });
+
+  it('ignore a retry-after that is not a positive finite time and back off as usual', async () => {
+    for (const retryAfterMs of [0, -5_000, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const runner = failingRunner({ type: 'retry', reason: '429', retryAfterMs });
+      const clock = Date.now();
+      const rt = await suite.runtime({ runners: { runnerFor: () => runner }, now: () => clock });
+      const conversation = `retry-after-${String(retryAfterMs)}`;
+      const { step0 } = await startResearch(rt, conversation);
+      await processJob(step0, rt.deps, NEVER);
+      expect((await delayedRetry(rt, conversation, clock)).delayMs).toBe(1000);
+    }
+  });
+
+  it('fail the flow with the last failure a runner named, or a general one when it named none', async () => {
+    for (const [output, reason] of [
+      [{ id: 'r', status: 'recoverable_error' }, 'the agent reported a recoverable error'],
+      [{ id: 'r', status: 'recoverable_error', errorMessage: 'quota exceeded' }, 'quota exceeded'],
+    ] as const) {
+      const runner = failingRunner({ type: 'done', output });
+      const clock = Date.now();
+      const rt = await suite.runtime({ runners: { runnerFor: () => runner }, now: () => clock });
+      const conversation = `named-${reason.length}`;
+      let { step0: step } = await startResearch(rt, conversation);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await processJob(step, rt.deps, NEVER);
+        step = (await delayedRetry(rt, conversation, clock)).job;
+      }
+      await processJob(step, rt.deps, NEVER);
+      expect(await internalErrorReasons(rt, conversation)).toEqual([reason]);
+    }
+  });
+
+  it('keep an agent text of exactly the longest length whole, and messages without text as they are', async () => {
+    const text = 'y'.repeat(8000);
+    const runner = scriptedRunner(async () => ({
+      data: {},
+      messages: [{ text }, { image: 'https://example.com/car.png' }],
+      next: { type: 'done', output: { id: 'r', status: 'completed', responseMessage: text } },
+    }));
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const { job, step0 } = await startResearch(rt, 'exact');
+    await processJob(step0, rt.deps, NEVER);
+    const messages = (await rt.replies.read('exact', job.turn_id)).messages.map((m) => m.message);
+    expect(messages.slice(0, 3)).toEqual([
+      { text },
+      { image: 'https://example.com/car.png' },
+      { text },
+    ]);
+  });
+
+  it('give a step the deadline of its calls, and an update only when one was pushed', async () => {
+    const runner = scriptedRunner(async () => ({ data: {}, next: { type: 'continue' } }));
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const { step0 } = await startResearch(rt, 'context');
+    await processJob(step0, rt.deps, NEVER);
+    const deadline = Date.now() + 40_000;
+    await processJob(await pendingStep(rt, 'context'), rt.deps, NEVER, { deadline });
+    const [first, second] = runner.contexts;
+    expect(first && Object.keys(first).sort()).toEqual(['conversationId', 'runId', 'signal']);
+    expect(second?.deadline).toBeGreaterThan(deadline - 6_000);
+    expect(second?.deadline).toBeLessThan(deadline);
+    expect(second && 'update' in second).toBe(false);
+  });
+
+  it('queue the next step after the delay the runner asked for', async () => {
+    const runner = scriptedRunner(async () => ({
+      data: {},
+      next: { type: 'continue', delayMs: 60_000 },
+    }));
+    const clock = Date.now();
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner }, now: () => clock });
+    const { step0 } = await startResearch(rt, 'polling');
+    await processJob(step0, rt.deps, NEVER);
+    const next = await delayedRetry(rt, 'polling', clock);
+    expect(next.delayMs).toBe(60_000);
+    expect(next.job).toMatchObject({ step: 1 });
+  });
+
+  it('leave a step whose job was stopped on the queue, counting no failure', async () => {
+    const stop = new AbortController();
+    const runner = scriptedRunner(async () => {
+      stop.abort();
+      throw new Error('aborted');
+    });
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const { step0 } = await startResearch(rt, 'stopped');
+    const before = await rt.store.load('stopped');
+    await expect(processJob(step0, rt.deps, stop.signal)).rejects.toThrow('aborted');
+    expect((await rt.store.load('stopped'))?.version).toBe(before?.version);
+  });
+
+  it('keep the run going when the user writes while it works, and finish it', async () => {
+    const runner = countingRunner(2);
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const { job, step0 } = await startResearch(rt, 'interrupted');
+    rt.llm.reply('start flow research');
+    await processJob(userMessage('interrupted', 'still there?'), rt.deps, NEVER);
+    expect(Object.keys((await rt.store.load('interrupted'))?.runs ?? {})).toEqual([
+      step0.type === 'agent_step' ? step0.run_id : '',
+    ]);
+    await processJob(step0, rt.deps, NEVER);
+    await processJob(await pendingStep(rt, 'interrupted'), rt.deps, NEVER);
+    expect(
+      (await rt.replies.read('interrupted', job.turn_id)).messages.map((m) => m.message.text),
+    ).toEqual([
+      'working (1 left)',
+      'Research done.',
+      'Noted EVs are cheaper to run.',
+      'Can I help you with anything else?',
+    ]);
+    expect((await rt.store.load('interrupted'))?.channel).toBe('rest');
+  });
+
+  it('write no run record for a step that ends its run', async () => {
+    const runner = countingRunner(1);
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const { step0 } = await startResearch(rt, 'one-record');
+    await processJob(step0, rt.deps, NEVER);
+    const items = JSON.parse(await rt.scanTable()) as { pk: string; sk: string }[];
+    const runItems = items.filter((i) => i.pk.includes('one-record') && i.sk.startsWith('run#'));
+    expect(runItems).toHaveLength(1);
   });
 });

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scanConversationIds } from '../../../src/adapters/aws/scanConversations.js';
-import { type AgentRunner, processJob, recoverPendingWork } from '../../../src/runtime/index.js';
-import { NEVER, runtimeSuite, userMessage } from '../../helpers/runtime.js';
+import {
+  type AgentRunner,
+  type Job,
+  processJob,
+  recoverPendingWork,
+} from '../../../src/runtime/index.js';
+import {
+  NEVER,
+  rewriteHead,
+  runtimeSuite,
+  storeWith,
+  type TestRuntime,
+  userMessage,
+} from '../../helpers/runtime.js';
 
 const FILES = {
   'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
@@ -23,6 +35,21 @@ const doneRunner: AgentRunner<object> = {
 };
 
 const suite = runtimeSuite(FILES);
+
+/** The runtime's dependencies with a queue that records what it is given. */
+function recordingQueue(rt: TestRuntime) {
+  const enqueued: Job[][] = [];
+  const deps = {
+    ...rt.deps,
+    queue: {
+      enqueue: async (jobs: readonly Job[]) => {
+        enqueued.push([...jobs]);
+        await rt.queue.enqueue(jobs);
+      },
+    },
+  };
+  return { deps, enqueued };
+}
 
 describe('recovering after a restart', () => {
   it('queues the next step of every run in progress again, and the run finishes', async () => {
@@ -69,5 +96,53 @@ describe('recovering after a restart', () => {
     await recoverPendingWork(rt.deps, ['left-behind']);
     expect((await rt.store.load('left-behind'))?.outbox).toBeUndefined();
     expect((await rt.replies.read('left-behind', job.turn_id)).messages).toHaveLength(1);
+  });
+
+  it('passes over a conversation id it does not know, and queues nothing for it', async () => {
+    const rt = await suite.runtime();
+    const { deps, enqueued } = recordingQueue(rt);
+    expect(await recoverPendingWork(deps, ['never-seen'])).toBe(0);
+    expect(enqueued).toEqual([]);
+  });
+
+  it('queues nothing for a conversation with no run in progress', async () => {
+    const rt = await suite.runtime();
+    rt.llm.reply('offtopic reply');
+    await processJob(userMessage('idle', 'hello'), rt.deps, NEVER);
+    const { deps, enqueued } = recordingQueue(rt);
+    expect(await recoverPendingWork(deps, ['idle'])).toBe(0);
+    expect(enqueued).toEqual([]);
+  });
+
+  it('passes over runs whose record is gone or unreadable and resumes the others', async () => {
+    const rt = await suite.runtime({ runners: { runnerFor: () => doneRunner } });
+    rt.llm.reply('start flow research');
+    await processJob(userMessage('mixed', 'research'), rt.deps, NEVER);
+    await rewriteHead(
+      rt.store,
+      'mixed',
+      (head) => ({ runs: { ...head.runs, 'run-gone': 'job-g', 'run-bad': 'job-b' } }),
+      [{ runId: 'run-bad', jobId: 'job-b', agentId: 'researcher', data: { version: 99 } }],
+    );
+    const { deps, enqueued } = recordingQueue(rt);
+    expect(await recoverPendingWork(deps, ['mixed'])).toBe(1);
+    expect(enqueued).toHaveLength(1);
+    expect(enqueued[0]?.map((j) => [j.type, 'step' in j ? j.step : undefined])).toEqual([
+      ['agent_step', 0],
+    ]);
+  });
+
+  it('lets a store failure other than an unreadable record through', async () => {
+    const rt = await suite.runtime({ runners: { runnerFor: () => doneRunner } });
+    rt.llm.reply('start flow research');
+    await processJob(userMessage('throttled', 'research'), rt.deps, NEVER);
+    const store = storeWith(rt.store, {
+      loadRun: async () => {
+        throw new Error('throttled');
+      },
+    });
+    await expect(recoverPendingWork({ ...rt.deps, store }, ['throttled'])).rejects.toThrow(
+      'throttled',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Job, JobSource, ReceivedJob } from '../../../src/runtime/index.js';
 import { runWorkerLoop } from '../../../src/runtime/index.js';
 
@@ -38,6 +38,15 @@ function oneBatch(jobs: Job[], stop: AbortController) {
 }
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** A logger that records each line with its fields. */
+function recordingLogger() {
+  const lines: string[] = [];
+  const line = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+  };
+  return { lines, logger: { info: line('info'), warn: line('warn'), error: line('error') } };
+}
 
 describe('runWorkerLoop', () => {
   it('runs the jobs of one conversation one after another, and other conversations alongside', async () => {
@@ -115,5 +124,136 @@ describe('runWorkerLoop', () => {
     });
     expect(ran.sort()).toEqual(['a-1', 'b-1']);
     expect(log.sort()).toEqual(['done b-1', 'retry a-1']);
+  });
+
+  it('takes ten jobs per receive unless told otherwise', async () => {
+    const asked: number[] = [];
+    for (const batch of [undefined, 3]) {
+      const stop = new AbortController();
+      await runWorkerLoop({
+        source: {
+          receive: async (max) => {
+            asked.push(max);
+            stop.abort();
+            return [];
+          },
+          complete: async () => {},
+          retry: async () => {},
+        },
+        logger,
+        signal: stop.signal,
+        isRetryable: () => false,
+        process: async () => {},
+        ...(batch === undefined ? {} : { batch }),
+      });
+    }
+    expect(asked).toEqual([10, 3]);
+  });
+
+  it('logs which job lost a race, and which failed with its error and receive count', async () => {
+    const stop = new AbortController();
+    const { source } = oneBatch([job('a', 1), job('b', 1), job('c', 1)], stop);
+    const { lines, logger: recording } = recordingLogger();
+    await runWorkerLoop({
+      source,
+      logger: recording,
+      signal: stop.signal,
+      isRetryable: (error) => error === 'race',
+      process: async (j) => {
+        if (j.id === 'a-1') throw 'race';
+        if (j.id === 'b-1') throw new TypeError('bad input');
+        if (j.id === 'c-1') throw 'plain text';
+      },
+    });
+    expect(lines.sort()).toEqual([
+      'error job failed; the queue will deliver it again {"jobId":"b-1","jobType":"user_message","conversationId":"b","receiveCount":1,"error":"TypeError: bad input"}',
+      'error job failed; the queue will deliver it again {"jobId":"c-1","jobType":"user_message","conversationId":"c","receiveCount":1,"error":"plain text"}',
+      'info job lost a race and runs again {"jobId":"a-1","jobType":"user_message","conversationId":"a"}',
+    ]);
+  });
+
+  describe('when receiving fails', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('logs the failure and receives again after a second', async () => {
+      vi.useFakeTimers();
+      const stop = new AbortController();
+      const { lines, logger: recording } = recordingLogger();
+      let receives = 0;
+      const ran: string[] = [];
+      const loop = runWorkerLoop({
+        source: {
+          receive: async () => {
+            receives += 1;
+            if (receives === 1) throw new Error('throttled');
+            if (receives === 2) return [{ job: job('a', 1), handle: 'a-1', receiveCount: 1 }];
+            stop.abort();
+            return [];
+          },
+          complete: async () => {},
+          retry: async () => {},
+        },
+        logger: recording,
+        signal: stop.signal,
+        isRetryable: () => false,
+        process: async (j) => {
+          ran.push(j.id);
+        },
+      });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(receives).toBe(1);
+      expect(lines).toEqual(['error receiving jobs failed {"error":"Error: throttled"}']);
+      await vi.advanceTimersByTimeAsync(1);
+      await loop;
+      expect(receives).toBe(3);
+      expect(ran).toEqual(['a-1']);
+    });
+
+    it('stops at once when told to stop while it waits', async () => {
+      vi.useFakeTimers();
+      const stop = new AbortController();
+      let receives = 0;
+      const loop = runWorkerLoop({
+        source: {
+          receive: async () => {
+            receives += 1;
+            throw new Error('unreachable');
+          },
+          complete: async () => {},
+          retry: async () => {},
+        },
+        logger,
+        signal: stop.signal,
+        isRetryable: () => false,
+        process: async () => {},
+      });
+      await vi.advanceTimersByTimeAsync(10);
+      stop.abort();
+      await loop;
+      expect(receives).toBe(1);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('logs nothing when the receive failed because the loop was told to stop', async () => {
+      const stop = new AbortController();
+      const { lines, logger: recording } = recordingLogger();
+      await runWorkerLoop({
+        source: {
+          receive: async () => {
+            stop.abort();
+            throw new Error('aborted');
+          },
+          complete: async () => {},
+          retry: async () => {},
+        },
+        logger: recording,
+        signal: stop.signal,
+        isRetryable: () => false,
+        process: async () => {},
+      });
+      expect(lines).toEqual([]);
+    });
   });
 });
