@@ -1,5 +1,5 @@
-export type { AgentInputSlot, AgentSlotEvent } from './agentProtocol.js';
-export { AgentInput, AgentOutput, AgentStatus } from './agentProtocol.js';
+export type { AgentInputSlot } from './agentProtocol.js';
+export { AgentInput, AgentOutput, AgentSlotEvent, AgentStatus } from './agentProtocol.js';
 export type {
   A2ASubAgent,
   AgentCardSource,

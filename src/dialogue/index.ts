@@ -1,3 +1,4 @@
+export { type CoercionResult, coerceSlotValue } from './commands/coerce.js';
 export { Command } from './commands/command.js';
 export type { AgentUpdate, RunWaiter, TurnOptions, TurnResult, UserMessage } from './engine.js';
 export { DialogueEngine } from './engine.js';

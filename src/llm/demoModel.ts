@@ -1,4 +1,6 @@
 import type { ChatMessage, LlmPort } from '../dialogue/index.js';
+import { DemoAgentModel } from './demoAgentModel.js';
+import type { ToolChatPort, ToolChatRequest, ToolChatResponse } from './toolChat.js';
 
 interface Intent {
   readonly pattern: RegExp;
@@ -25,11 +27,18 @@ const INTENTS: readonly Intent[] = [
 ];
 
 /**
- * A scripted stand-in for a language model, used when no model is configured: it reads the
- * user's message and the slot being asked for from the command prompt and answers with commands
- * by simple rules. It plays the README's demo conversation; it understands little else.
+ * A scripted stand-in for a language model, used when no model is configured: for the command
+ * generator it reads the user's message and the slot being asked for from the command prompt and
+ * answers with commands by simple rules; for agents it plays the example's agents
+ * (`DemoAgentModel`). It plays the README's demo conversation; it understands little else.
  */
-export class DemoCommandModel implements LlmPort {
+export class DemoModel implements LlmPort, ToolChatPort {
+  private readonly agents = new DemoAgentModel();
+
+  chat(request: ToolChatRequest): Promise<ToolChatResponse> {
+    return this.agents.chat(request);
+  }
+
   async complete(request: {
     readonly messages: readonly ChatMessage[];
   }): Promise<{ content: string }> {

@@ -1,5 +1,6 @@
-export { DemoCommandModel } from './demoModel.js';
-export type { ModelFactory, ModelFactoryOptions, SecretLookup } from './modelFactory.js';
+export { DemoAgentModel } from './demoAgentModel.js';
+export { DemoModel } from './demoModel.js';
+export type { ChatModel, ModelFactory, ModelFactoryOptions, SecretLookup } from './modelFactory.js';
 export { modelFactory } from './modelFactory.js';
 export type { OpenAiChatSettings } from './openaiClient.js';
 export { LlmRequestError, OPENAI_DEFAULT_BASE_URL, OpenAiChatModel } from './openaiClient.js';
@@ -12,3 +13,12 @@ export {
 } from './resolve.js';
 export type { SecretResolver } from './secrets.js';
 export { environmentSecrets, MissingSecretError } from './secrets.js';
+export type {
+  TokenUsage,
+  ToolChatPort,
+  ToolChatRequest,
+  ToolChatResponse,
+  ToolChoice,
+  ToolDefinition,
+} from './toolChat.js';
+export { ToolCall, ToolChatMessage } from './toolChat.js';

@@ -1,11 +1,15 @@
 import type { Assistant, LlmConfig } from '../assistant/index.js';
 import type { Environment } from '../config/index.js';
 import type { LlmPort } from '../dialogue/index.js';
-import { DemoCommandModel } from './demoModel.js';
+import { DemoModel } from './demoModel.js';
 import { chatModelFor, hasModelAccess } from './resolve.js';
+import type { ToolChatPort } from './toolChat.js';
+
+/** A chat model for both uses: text completions (commands) and tool calling (agents). */
+export interface ChatModel extends LlmPort, ToolChatPort {}
 
 /** The model an `llm` block selects (undefined: the default model). */
-export type ModelFactory = (llm: LlmConfig | undefined) => LlmPort;
+export type ModelFactory = (llm: LlmConfig | undefined) => ChatModel;
 
 /** Where credentials are resolved: a secret store by name. */
 export interface SecretLookup {
@@ -33,7 +37,7 @@ export function modelFactory(options: ModelFactoryOptions): ModelFactory {
   const resolver = { resolve: (ref: { secret: string }) => secrets.get(ref.secret) };
   return (llm) => {
     if (!hasModelAccess(llm, assistant, env)) {
-      if (withoutAccess === 'demo') return new DemoCommandModel();
+      if (withoutAccess === 'demo') return new DemoModel();
       return lazyModel(async () => {
         const key = await secrets.get(withoutAccess.keySecret);
         return chatModelFor(llm, assistant, resolver, { ...env, OPENAI_API_KEY: key });
@@ -43,15 +47,17 @@ export function modelFactory(options: ModelFactoryOptions): ModelFactory {
   };
 }
 
-function lazyModel(build: () => Promise<LlmPort>): LlmPort {
-  let model: Promise<LlmPort> | undefined;
+function lazyModel(build: () => Promise<ChatModel>): ChatModel {
+  let model: Promise<ChatModel> | undefined;
+  const built = () => {
+    model ??= build().catch((error: unknown) => {
+      model = undefined;
+      throw error;
+    });
+    return model;
+  };
   return {
-    complete: async (request) => {
-      model ??= build().catch((error: unknown) => {
-        model = undefined;
-        throw error;
-      });
-      return (await model).complete(request);
-    },
+    complete: async (request) => (await built()).complete(request),
+    chat: async (request) => (await built()).chat(request),
   };
 }

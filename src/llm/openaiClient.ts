@@ -1,6 +1,14 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
+import type {
+  TokenUsage,
+  ToolCall,
+  ToolChatMessage,
+  ToolChatPort,
+  ToolChatRequest,
+  ToolChatResponse,
+} from './toolChat.js';
 
 /** OpenAI's public API, written out so the SDK never falls back to `process.env`. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -53,14 +61,48 @@ function isTransientStatus(status: number | undefined): boolean {
 }
 
 // Only what we use; OpenAI-compatible servers differ in everything else.
+const WireToolCall = z.object({
+  id: z.string().nullish(),
+  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+});
+const WireUsage = z
+  .object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish() })
+  .nullish();
 const CompletionResponse = z.object({
   choices: z
-    .array(z.object({ message: z.object({ content: z.string().nullish() }).nullish() }))
+    .array(
+      z.object({
+        message: z
+          .object({ content: z.string().nullish(), tool_calls: z.array(WireToolCall).nullish() })
+          .nullish(),
+      }),
+    )
     .nullish(),
+  usage: WireUsage,
+});
+const CompletionChunk = z.object({
+  choices: z
+    .array(
+      z.object({
+        delta: z
+          .object({
+            content: z.string().nullish(),
+            tool_calls: z
+              .array(WireToolCall.extend({ index: z.number().int().min(0).max(127).nullish() }))
+              .nullish(),
+          })
+          .nullish(),
+      }),
+    )
+    .nullish(),
+  usage: WireUsage,
 });
 
-/** An `LlmPort` over any OpenAI-compatible chat-completions endpoint (non-streaming). */
-export class OpenAiChatModel implements LlmPort {
+/**
+ * An `LlmPort` and a `ToolChatPort` over any OpenAI-compatible chat-completions endpoint: text
+ * completions for the command generator, tool calling (streamed or not) for the agents.
+ */
+export class OpenAiChatModel implements LlmPort, ToolChatPort {
   private readonly client: OpenAI;
   private readonly settings: OpenAiChatSettings;
 
@@ -79,6 +121,67 @@ export class OpenAiChatModel implements LlmPort {
     readonly signal?: AbortSignal;
     readonly deadline?: number;
   }): Promise<{ readonly content: string }> {
+    const body = {
+      messages: request.messages.map(({ role, content }) => ({ role, content })),
+      stream: false,
+    };
+    const response = await this.send(body, request);
+    const parsed = this.parse(CompletionResponse, response);
+    return { content: parsed.choices?.[0]?.message?.content ?? '' };
+  }
+
+  async chat(request: ToolChatRequest): Promise<ToolChatResponse> {
+    const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
+    const body = {
+      messages: request.messages.map(wireMessage),
+      ...(tools ? { tools } : {}),
+      ...(tools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+    };
+    if (!request.onTextDelta) {
+      const response = await this.send({ ...body, stream: false }, request);
+      const parsed = this.parse(CompletionResponse, response);
+      const message = parsed.choices?.[0]?.message;
+      return answer(message?.content ?? '', toolCallsOf(message?.tool_calls ?? []), parsed.usage);
+    }
+    const onTextDelta = request.onTextDelta;
+    const stream = await this.send(
+      { ...body, stream: true, stream_options: { include_usage: true } },
+      request,
+    );
+    let content = '';
+    const calls: { id?: string; name?: string; arguments: string }[] = [];
+    let usage: z.infer<typeof WireUsage>;
+    try {
+      for await (const raw of stream as AsyncIterable<unknown>) {
+        const chunk = this.parse(CompletionChunk, raw);
+        usage = chunk.usage ?? usage;
+        const delta = chunk.choices?.[0]?.delta;
+        if (delta?.content) {
+          content += delta.content;
+          onTextDelta(delta.content);
+        }
+        for (const part of delta?.tool_calls ?? []) {
+          const index = part.index ?? 0;
+          const call = calls[index] ?? { arguments: '' };
+          calls[index] = call;
+          if (part.id) call.id = part.id;
+          if (part.function?.name) call.name = (call.name ?? '') + part.function.name;
+          call.arguments += part.function?.arguments ?? '';
+        }
+      }
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      if (error instanceof LlmRequestError) throw error;
+      throw this.requestError(error);
+    }
+    return answer(content, toolCallsOf(calls.filter((c) => c !== undefined).map(wireCall)), usage);
+  }
+
+  /** Sends one request within the caller's deadline and signal; errors become `LlmRequestError`. */
+  private async send(
+    body: Record<string, unknown>,
+    request: { readonly signal?: AbortSignal; readonly deadline?: number },
+  ): Promise<unknown> {
     const { model, maxTokens, temperature, extra } = this.settings;
     const timeout = this.timeoutUntil(request.deadline);
     if (timeout !== undefined && timeout <= 0) {
@@ -86,17 +189,15 @@ export class OpenAiChatModel implements LlmPort {
         transient: true,
       });
     }
-    let response: unknown;
     try {
-      response = await this.client.chat.completions.create(
+      return await this.client.chat.completions.create(
         {
           ...extra,
           model,
-          messages: request.messages.map(({ role, content }) => ({ role, content })),
           ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
           ...(temperature !== undefined ? { temperature } : {}),
-          stream: false,
-        },
+          ...body,
+        } as unknown as OpenAI.ChatCompletionCreateParams,
         {
           ...(request.signal ? { signal: request.signal } : {}),
           ...(timeout !== undefined ? { timeout } : {}),
@@ -107,13 +208,14 @@ export class OpenAiChatModel implements LlmPort {
       if (request.signal?.aborted) throw request.signal.reason;
       throw this.requestError(error);
     }
-    const parsed = CompletionResponse.safeParse(response);
-    if (!parsed.success) {
-      throw new LlmRequestError(`${this.describe()} answered with an unexpected response body`, {
-        cause: parsed.error,
-      });
-    }
-    return { content: parsed.data.choices?.[0]?.message?.content ?? '' };
+  }
+
+  private parse<T>(schema: z.ZodType<T>, response: unknown): T {
+    const parsed = schema.safeParse(response);
+    if (parsed.success) return parsed.data;
+    throw new LlmRequestError(`${this.describe()} answered with an unexpected response body`, {
+      cause: parsed.error,
+    });
   }
 
   private requestError(error: unknown): LlmRequestError {
@@ -173,4 +275,54 @@ function hostOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** Our message as the wire wants it. */
+function wireMessage(message: ToolChatMessage): Record<string, unknown> {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.toolCalls && message.toolCalls.length > 0
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function',
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  }
+}
+
+function wireCall(call: { id?: string; name?: string; arguments: string }) {
+  return { id: call.id, function: { name: call.name, arguments: call.arguments } };
+}
+
+/** Tool calls of an answer; a call without an id gets one, a call without a name is kept nameless. */
+function toolCallsOf(calls: readonly z.infer<typeof WireToolCall>[]): ToolCall[] {
+  return calls.map((call, i) => ({
+    id: call.id ?? `call_${i}`,
+    name: call.function?.name ?? '',
+    arguments: call.function?.arguments ?? '',
+  }));
+}
+
+function answer(
+  content: string,
+  toolCalls: ToolCall[],
+  usage: z.infer<typeof WireUsage>,
+): ToolChatResponse {
+  const tokens: TokenUsage | undefined =
+    usage?.prompt_tokens != null || usage?.completion_tokens != null
+      ? { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0 }
+      : undefined;
+  return { content, toolCalls, ...(tokens ? { usage: tokens } : {}) };
 }

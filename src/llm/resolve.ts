@@ -1,6 +1,5 @@
 import type { Assistant, LlmConfig } from '../assistant/index.js';
 import type { Environment } from '../config/index.js';
-import type { LlmPort } from '../dialogue/ports.js';
 import { OpenAiChatModel, type OpenAiChatSettings } from './openaiClient.js';
 import type { SecretResolver } from './secrets.js';
 
@@ -43,7 +42,7 @@ export async function chatModelFor(
   assistant: Assistant,
   secrets: SecretResolver,
   env: Environment,
-): Promise<LlmPort> {
+): Promise<OpenAiChatModel> {
   const settings = modelSettings(llm, assistant);
   const model = settings.model ?? DEFAULT_CHAT_MODEL;
   const baseURL = settings.api_base ?? nonEmpty(env.OPENAI_BASE_URL);

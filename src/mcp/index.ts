@@ -25,5 +25,6 @@ export {
 export { mcpFlowTools } from './flowTools.js';
 export { type GatewayCall, McpGateway, type McpGatewayOptions, type McpLogger } from './gateway.js';
 export { callMeta, IDEMPOTENCY_KEY_META, idempotencyKey } from './meta.js';
+export { runPreCallHook } from './preCallHooks.js';
 export { type ProjectMcp, projectMcp } from './projectMcp.js';
 export { MAX_TOOL_RESULT_CHARS, toolResultText } from './toolResultText.js';

@@ -195,14 +195,15 @@ export interface RuntimeSuite {
 
 /**
  * Starts the emulators and loads the project written from `files` before the file's tests, and
- * stops them after (registers `beforeAll` and `afterAll`).
+ * stops them after (registers `beforeAll` and `afterAll`, so hooks registered earlier run first).
  */
-export function runtimeSuite(files: ProjectFilesSpec): RuntimeSuite {
+export function runtimeSuite(files: ProjectFilesSpec | (() => ProjectFilesSpec)): RuntimeSuite {
   let emulators: Emulators | undefined;
   let assistant: Assistant | undefined;
   beforeAll(async () => {
     emulators = await startEmulators({ visibilityTimeoutSeconds: 1 });
-    assistant = await assistantFrom(files);
+    // A function gives files that depend on what earlier hooks started (a server's URL).
+    assistant = await assistantFrom(typeof files === 'function' ? files() : files);
   }, 30_000);
   afterAll(async () => {
     await emulators?.close();

@@ -5,18 +5,18 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { projectAgents } from '../../agents/index.js';
 import type { Assistant } from '../../assistant/index.js';
 import { standardChannels } from '../../channels/index.js';
 import type { LlmPort } from '../../dialogue/index.js';
 import { loadProjectActions } from '../../extensions/index.js';
-import { hasModelAccess, modelFactory } from '../../llm/index.js';
+import { hasModelAccess, modelFactory, type ToolChatPort } from '../../llm/index.js';
 import { projectMcp } from '../../mcp/index.js';
 import {
   COMMIT_RESERVE_MS,
   ConcurrentUpdateError,
   createRuntime,
   JOB_BUDGET_MS,
-  NO_RUNNERS,
   type Runtime,
   runWorkerLoop,
   type WorkerLogger,
@@ -55,8 +55,10 @@ export interface LocalStackOptions {
   /** Keep conversations in this folder across restarts (in memory otherwise). */
   readonly dataDir?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Overrides the model (tests pass a scripted one). */
+  /** Overrides the command generator's model (tests pass a scripted one). */
   readonly llm?: LlmPort;
+  /** Overrides the agents' model (tests pass a scripted one). */
+  readonly agentModel?: ToolChatPort;
   /** How long the REST webhook waits for a turn to settle. */
   readonly replyWaitMs?: number;
   /** Each job's budget (default `JOB_BUDGET_MS`, as a Lambda worker gives). */
@@ -123,7 +125,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
     const mcp = await projectMcp({ assistant, secrets, logger });
-    const { llm } = options;
+    const { llm, agentModel } = options;
+    const runners = await projectAgents({
+      assistant,
+      models: agentModel ? () => agentModel : models,
+      gateway: mcp.gateway,
+    });
     const serverStopping = new AbortController();
     const sqsQueue = new SqsJobQueue(queueOptions);
     // The emulated queue lives in memory: with --data, accepted messages wait in the table too.
@@ -148,7 +155,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         models: llm ? () => llm : models,
         actions: await loadProjectActions(assistant),
         mcp: mcp.flowTools,
-        runners: NO_RUNNERS,
+        runners,
         random: Math.random,
       },
     });

@@ -1,0 +1,43 @@
+export {
+  defaultClosingInstruction,
+  defaultTaskCompletedTool,
+  exitSlots,
+  SET_SLOT_PREFIX,
+  setSlotTool,
+  TASK_COMPLETED,
+  TASK_COMPLETED_RESULT,
+} from './builtinTools.js';
+export { TemplateDateTime } from './dateTime.js';
+export { PREVIOUS_RUN_END, PREVIOUS_RUN_MARK } from './history.js';
+export {
+  agentTemplate,
+  OPEN_AGENT_TEMPLATE,
+  type PromptVariables,
+  renderPrompt,
+  TASK_AGENT_TEMPLATE,
+} from './prompts.js';
+export type {
+  AgentInput,
+  AgentStep,
+  AgentStepPhase,
+  AgentStepResult,
+  AgentToolContext,
+  AgentToolResult,
+  CustomToolDefinition,
+} from './protocol.js';
+export {
+  isReactAgentClass,
+  McpBaseAgent,
+  McpOpenAgent,
+  McpTaskAgent,
+  type ReactAgentClass,
+} from './reactAgent.js';
+export {
+  MAX_MODEL_CALLS,
+  MAX_RUN_TOOL_TEXT,
+  OMITTED_RESULT,
+  ReactRunData,
+  ReactRunner,
+  type ReactRunnerOptions,
+} from './reactRunner.js';
+export { AgentModuleError, agentRunners, loadAgentClasses, projectAgents } from './runners.js';
