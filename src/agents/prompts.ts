@@ -110,17 +110,17 @@ class PythonList<T> extends Array<T> {
 /** Renders the system prompt. */
 export function renderPrompt(template: nunjucks.Template, vars: PromptVariables): string {
   const slotNames = vars.slotNames ? PythonList.from(vars.slotNames) : undefined;
-  return template
-    .render({
-      description: vars.description,
-      ...(slotNames ? { slot_names: slotNames } : {}),
-      slots: { ...vars.slots },
-      current_datetime:
-        vars.now === undefined ? undefined : new TemplateDateTime(vars.now, vars.timezone),
-      enable_filler_messages: vars.enableFillerMessages,
-      resumed_after_interruption: vars.resumedAfterInterruption,
-      resumed_last_request: vars.resumedLastRequest,
-      restarted: vars.restarted,
-    })
-    .trim();
+  const text = template.render({
+    description: vars.description,
+    ...(slotNames ? { slot_names: slotNames } : {}),
+    slots: { ...vars.slots },
+    current_datetime:
+      vars.now === undefined ? undefined : new TemplateDateTime(vars.now, vars.timezone),
+    enable_filler_messages: vars.enableFillerMessages,
+    resumed_after_interruption: vars.resumedAfterInterruption,
+    resumed_last_request: vars.resumedLastRequest,
+    restarted: vars.restarted,
+  });
+  // As Jinja2 does by default: a single trailing newline is dropped.
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }

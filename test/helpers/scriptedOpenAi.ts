@@ -108,13 +108,16 @@ export class ScriptedOpenAi {
       return;
     }
     const stream = 'stream' in body && body.stream === true;
+    const includeUsage =
+      'stream_options' in body &&
+      (body.stream_options as { include_usage?: unknown } | null)?.include_usage === true;
     let answered = false;
     res.on('close', () => {
       if (!answered) this.aborted += 1;
     });
     const answer = () => {
       answered = true;
-      if (!res.destroyed) this.send(res, reply, stream);
+      if (!res.destroyed) this.send(res, reply, stream, includeUsage);
     };
     const delayMs = typeof reply === 'string' ? 0 : (reply.delayMs ?? 0);
     if (delayMs === 0) return answer();
@@ -125,7 +128,12 @@ export class ScriptedOpenAi {
     this.timers.add(timer);
   }
 
-  private send(res: ServerResponse, reply: ScriptedReply, stream: boolean): void {
+  private send(
+    res: ServerResponse,
+    reply: ScriptedReply,
+    stream: boolean,
+    includeUsage: boolean,
+  ): void {
     if (typeof reply !== 'string' && 'status' in reply) {
       const message = reply.message ?? `scripted HTTP ${reply.status}`;
       sendJson(res, reply.status, { error: { message, type: 'scripted_error', code: null } });
@@ -141,7 +149,7 @@ export class ScriptedOpenAi {
     const id = `chatcmpl-scripted-${++this.nextId}`;
     const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
     if (stream) {
-      sendStream(res, id, text, toolCalls, finishReason);
+      sendStream(res, id, text, toolCalls, finishReason, includeUsage);
       return;
     }
     sendJson(res, 200, {
@@ -181,13 +189,17 @@ interface WireToolCall {
   readonly arguments: string;
 }
 
-/** Streams text in two pieces and each tool call's arguments in two fragments, as OpenAI does. */
+/**
+ * Streams text in two pieces and each tool call's arguments in two fragments, as OpenAI does,
+ * then (when asked for) a last chunk with the usage and no choices.
+ */
 function sendStream(
   res: ServerResponse,
   id: string,
   text: string | undefined,
   toolCalls: readonly WireToolCall[],
   finishReason: string,
+  includeUsage: boolean,
 ): void {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: object, finish: string | null = null) =>
@@ -215,6 +227,12 @@ function sendStream(
     if (second) res.write(chunk({ tool_calls: [{ index, function: { arguments: second } }] }));
   });
   res.write(chunk({}, finishReason));
+  if (includeUsage) {
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'scripted', choices: [], usage })}\n\n`,
+    );
+  }
   res.end('data: [DONE]\n\n');
 }
 

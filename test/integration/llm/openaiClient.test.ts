@@ -10,6 +10,8 @@ import {
   MissingSecretError,
   NoModelCredentialsError,
   OpenAiChatModel,
+  type ToolChatMessage,
+  type ToolDefinition,
   UnknownModelGroupError,
 } from '../../../src/llm/index.js';
 import { type RecordedRequest, ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
@@ -318,6 +320,105 @@ describe('environmentSecrets', () => {
     expect(error).toMatchObject({ name: 'MissingSecretError', secret: 'KEY' });
     expect((error as Error).message).toContain('KEY');
     expect((error as Error).message).not.toContain('sk-other');
+  });
+});
+
+describe('OpenAiChatModel tool calling', () => {
+  const model = () =>
+    new OpenAiChatModel({
+      model: 'scripted',
+      apiKey: 'sk-test',
+      baseURL: server.url,
+      maxRetries: 0,
+    });
+  const ADD: ToolDefinition = {
+    type: 'function',
+    function: { name: 'add', parameters: { type: 'object', properties: {} }, strict: true },
+  };
+  const CONVERSATION: ToolChatMessage[] = [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'add 2 and 3' },
+    {
+      role: 'assistant',
+      content: 'Adding.',
+      toolCalls: [{ id: 'call_1', name: 'add', arguments: '{"a":2,"b":3}' }],
+    },
+    { role: 'tool', toolCallId: 'call_1', content: '5' },
+  ];
+
+  it('sends tools, tool choice and tool messages as the wire wants them, and reads the answer', async () => {
+    server.reply({
+      text: 'Also 7?',
+      toolCalls: [{ id: 'call_2', name: 'add', arguments: { a: 3, b: 4 } }],
+    });
+    const answer = await model().chat({ messages: CONVERSATION, tools: [ADD], toolChoice: 'auto' });
+    expect(answer).toEqual({
+      content: 'Also 7?',
+      toolCalls: [{ id: 'call_2', name: 'add', arguments: '{"a":3,"b":4}' }],
+      usage: { promptTokens: 1, completionTokens: 1 },
+    });
+    const { body } = only(server.requests);
+    expect(body).toMatchObject({ tools: [ADD], tool_choice: 'auto', stream: false });
+    expect((body as { messages: unknown[] }).messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'add 2 and 3' },
+      {
+        role: 'assistant',
+        content: 'Adding.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: '5' },
+    ]);
+  });
+
+  it('sends neither tools nor a tool choice when there are no tools', async () => {
+    server.reply('Hello.');
+    expect((await model().chat({ messages: HELLO, tools: [], toolChoice: 'none' })).content).toBe(
+      'Hello.',
+    );
+    const { body } = only(server.requests);
+    expect(body).not.toHaveProperty('tools');
+    expect(body).not.toHaveProperty('tool_choice');
+  });
+
+  it('streams: passes each text delta on as it comes and puts the tool calls together', async () => {
+    server.reply({
+      text: 'One moment please.',
+      toolCalls: [
+        { id: 'call_a', name: 'add', arguments: { a: 1, b: 2 } },
+        { id: 'call_b', name: 'echo', arguments: { text: 'hi' } },
+      ],
+    });
+    const deltas: string[] = [];
+    const answer = await model().chat({
+      messages: HELLO,
+      tools: [ADD],
+      onTextDelta: (delta) => deltas.push(delta),
+    });
+    expect(deltas).toEqual(['One momen', 't please.']);
+    expect(answer).toEqual({
+      content: 'One moment please.',
+      toolCalls: [
+        { id: 'call_a', name: 'add', arguments: '{"a":1,"b":2}' },
+        { id: 'call_b', name: 'echo', arguments: '{"text":"hi"}' },
+      ],
+      usage: { promptTokens: 1, completionTokens: 1 },
+    });
+    expect(only(server.requests).body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it('reports a refused streamed call as LlmRequestError worth another try, with its status', async () => {
+    server.reply({ status: 429 });
+    const error = await model()
+      .chat({ messages: HELLO, onTextDelta: () => {} })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect(error).toMatchObject({ status: 429, transient: true });
   });
 });
 
