@@ -65,7 +65,7 @@ export const ReactRunData = z.object({
   exitIf: z.array(z.string()).optional(),
   resumed: z.boolean(),
   restarted: z.boolean(),
-  /** When the run's first step started (ms since the epoch): `configuration.timeout` counts from it. */
+  /** When the run was started (ms since the epoch): `configuration.timeout` counts from it. */
   startedAt: z.number().optional(),
   modelCalls: z.number().int().min(0),
   /** The run's own messages after the system prompt and the history: answers and tool results. */
@@ -105,7 +105,13 @@ export class ReactRunner implements AgentRunner<ReactRunData> {
   }
 
   start(invocation: Parameters<AgentRunner['start']>[0]): ReactRunData {
+    // The invocation's time: a retried step keeps the data it started with, so the run's
+    // clock must be set here, not by its first step.
+    const startedAt = invocation.input.timestamp
+      ? Date.parse(invocation.input.timestamp)
+      : Number.NaN;
     return {
+      ...(Number.isFinite(startedAt) ? { startedAt } : {}),
       agentId: invocation.agent.name,
       input: invocation.input,
       inputReady: false,

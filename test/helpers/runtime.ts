@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import { DynamoConversationStore } from '../../src/adapters/aws/dynamoConversationStore.js';
@@ -28,6 +29,7 @@ import {
 import { assistantFrom, ScriptedLlm, ScriptedTools } from './dialogue.js';
 import { type Emulators, startEmulators } from './emulators.js';
 import type { ProjectFilesSpec } from './project.js';
+import { waitFor } from './waitFor.js';
 
 export interface TestRuntime {
   readonly deps: RuntimeDeps;
@@ -44,6 +46,11 @@ export interface TestRuntime {
   drain(done: () => Promise<boolean>, timeoutMs?: number): Promise<void>;
   /** Every item in the table, as JSON text. */
   scanTable(): Promise<string>;
+  /**
+   * Takes the next agent step queued for a conversation off a queue (the jobs queue by default;
+   * a delayed step reaches it only after its delay), dropping the other jobs received with it.
+   */
+  takeStep(conversationId: string, queueUrl?: string): Promise<Job>;
 }
 
 /** The runtime on the emulators, with its own queues, a scripted model and recorded logs. */
@@ -160,6 +167,28 @@ export async function testRuntime(
     async scanTable() {
       const out = await documents.send(new ScanCommand({ TableName: tableName }));
       return JSON.stringify(out.Items ?? []);
+    },
+    takeStep(conversationId, queueUrl = queues.jobsQueueUrl) {
+      return waitFor(
+        async () => {
+          const received = await sqs.send(
+            new ReceiveMessageCommand({
+              QueueUrl: queueUrl,
+              MaxNumberOfMessages: 10,
+              WaitTimeSeconds: 1,
+            }),
+          );
+          for (const m of received.Messages ?? []) {
+            await sqs.send(
+              new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }),
+            );
+          }
+          return (received.Messages ?? [])
+            .map((m) => JSON.parse(m.Body ?? '{}') as Job)
+            .find((j) => j.conversation_id === conversationId && j.type === 'agent_step');
+        },
+        { description: `a step queued for ${conversationId}` },
+      );
     },
   };
 }

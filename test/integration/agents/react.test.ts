@@ -1,10 +1,20 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectAgents } from '../../../src/agents/index.js';
 import { OpenAiChatModel } from '../../../src/llm/index.js';
 import { IDEMPOTENCY_KEY_META, McpGateway } from '../../../src/mcp/index.js';
+import { processJob } from '../../../src/runtime/index.js';
 import { startTestMcpServer, type TestMcpServer } from '../../helpers/mcpTestServer.js';
-import { runtimeSuite, type TestRuntime, userMessage } from '../../helpers/runtime.js';
+import {
+  NEVER,
+  runtimeSuite,
+  storeWith,
+  type TestRuntime,
+  userMessage,
+} from '../../helpers/runtime.js';
 import { ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
+
+const AGENTS_MODULE = fileURLToPath(new URL('../../../src/agents/index.ts', import.meta.url));
 
 let mcp: TestMcpServer;
 beforeAll(async () => {
@@ -31,6 +41,8 @@ responses:
     - text: Booked at {dealer_name} for {appointment_time}.
   utter_painted:
     - text: Painted {color}.
+  utter_dealer:
+    - text: Dealer now {dealer_name}.
 `,
   'data/flows.yml': `flows:
   research:
@@ -45,6 +57,15 @@ responses:
         exit_if:
           - slots.dealer_name is not null and slots.appointment_time is not null
       - action: utter_booked
+  lookup:
+    description: Look the tenant up.
+    steps:
+      - call: concierge
+      - action: utter_dealer
+  dawdle:
+    description: Take time.
+    steps:
+      - call: slowpoke
   paint:
     description: Choose a color.
     steps:
@@ -62,6 +83,84 @@ connections:
   mcp_servers:
     - name: tools
       exclude_tools: [slow]
+`,
+  'sub_agents/concierge/config.yml': `agent:
+  name: concierge
+  description: Looks tenants up.
+configuration:
+  module: custom.agents.ConciergeAgent
+connections:
+  mcp_servers:
+    - name: tools
+      include_tools: [echo]
+`,
+  'sub_agents/slowpoke/config.yml': `agent:
+  name: slowpoke
+  description: Takes its time.
+configuration:
+  timeout: 1
+connections:
+  mcp_servers:
+    - name: tools
+`,
+  'custom/agents.ts': `import { McpOpenAgent } from ${JSON.stringify(AGENTS_MODULE)};
+
+export const executed: string[] = [];
+
+export class ConciergeAgent extends McpOpenAgent {
+  async processInput(input) {
+    return { ...input, metadata: { ...input.metadata, tenant: 'acme' } };
+  }
+
+  getCustomToolDefinitions() {
+    const definition = (name) => ({
+      type: 'function',
+      function: { name, parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+    });
+    return [
+      {
+        ...definition('lookup_tenant'),
+        toolExecutor: async (args, context) => {
+          executed.push('lookup_tenant');
+          return {
+            toolName: 'lookup_tenant',
+            result: JSON.stringify({ q: args.q, tenant: context.metadata.tenant, token: context.metadata.api_token === 'token-for-hooks' }),
+          };
+        },
+      },
+      {
+        ...definition('broken_meta'),
+        toolExecutor: async () => {
+          executed.push('broken_meta');
+          return { toolName: 'broken_meta', result: 'ran' };
+        },
+      },
+      { ...definition('throws'), toolExecutor: async () => { throw new Error('the backend is down'); } },
+      { ...definition('odd'), toolExecutor: async () => 42 },
+    ];
+  }
+
+  buildCustomToolCallMetadata(context) {
+    if (context.toolName === 'broken_meta') return 'not an object';
+    return { metadata: { api_token: 'token-for-' + context.senderId } };
+  }
+
+  async processToolOutput(current) {
+    return Object.values(current)
+      .filter((r) => r.toolName === 'lookup_tenant' && r.result)
+      .map((r) => ({ event: 'slot', name: 'dealer_name', value: JSON.parse(r.result).tenant }));
+  }
+
+  async sendMessage(input, step) {
+    const result = await step.run();
+    return step.first ? { ...result, messages: [{ text: 'Working on it.' }, ...result.messages] } : result;
+  }
+
+  getTaskCompletedTool() {
+    const tool = super.getTaskCompletedTool();
+    return { ...tool, function: { ...tool.function, description: 'Finish with an offer to help more.' } };
+  }
+}
 `,
   'sub_agents/booker/config.yml': `agent:
   name: booker
@@ -307,5 +406,114 @@ describe('ReAct sub agents', () => {
     model.reply({ status: 401 });
     expect(await say(rt, 'refused', 'go', 'start flow research')).toEqual([INTERNAL_ERROR]);
     model.verify();
+  }, 30_000);
+
+  it('runs the hooks of a custom agent class: input, custom tools with call-time metadata, tool output, messages, completion tool', async () => {
+    const rt = await agentRuntime();
+    model.reply(
+      {
+        toolCalls: [
+          { name: 'lookup_tenant', arguments: { q: 'who' } },
+          { name: 'broken_meta', arguments: {} },
+          { name: 'throws', arguments: {} },
+          { name: 'odd', arguments: {} },
+        ],
+      },
+      { text: 'Done.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+    );
+    expect(await say(rt, 'hooks', 'who am I?', 'start flow lookup')).toEqual([
+      'Working on it.',
+      'Done.',
+      'Dealer now acme.',
+      'Can I help you with anything else?',
+    ]);
+    const { tools } = request(0);
+    expect(tools.map((t) => t.function.name).sort()).toEqual([
+      'broken_meta',
+      'echo',
+      'lookup_tenant',
+      'odd',
+      'task_completed',
+      'throws',
+    ]);
+    expect(tools.find((t) => t.function.name === 'task_completed')?.function.description).toBe(
+      'Finish with an offer to help more.',
+    );
+    const results = sent(1)
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content);
+    expect(results[0]).toBe('{"q":"who","tenant":"acme","token":true}');
+    expect(results[1]).toMatch(
+      /^Error: .*buildCustomToolCallMetadata of concierge.*returned a string/,
+    );
+    expect(results[2]).toBe('Error: the tool throws failed: the backend is down');
+    expect(results[3]).toMatch(/^Error: the tool odd returned something other than/);
+    const custom = (await import(`${suite.assistant.projectDir}/custom/agents.ts`)) as {
+      executed: string[];
+    };
+    expect(custom.executed).toEqual(['lookup_tenant']);
+    // The call-time token reached the tool, but neither the model nor the store.
+    expect(JSON.stringify(model.requests)).not.toContain('token-for-hooks');
+    expect(await rt.scanTable()).not.toContain('token-for-hooks');
+  }, 30_000);
+
+  it('fails a run that works longer than its timeout with the internal-error pattern', async () => {
+    const rt = await agentRuntime();
+    model.reply({ text: 'Thinking…', delayMs: 3000 }, { text: 'Thinking…', delayMs: 3000 });
+    expect(await say(rt, 'slow', 'take your time', 'start flow dawdle')).toEqual([INTERNAL_ERROR]);
+    const reasons = (await rt.store.readEvents('slow')).flatMap(({ event }) =>
+      event.event === 'stack'
+        ? event.stack.flatMap((f) => ('data' in f ? [(f.data as { reason?: string }).reason] : []))
+        : [],
+    );
+    expect(reasons, JSON.stringify(reasons)).toContain(
+      'slowpoke did not finish within its timeout of 1 s',
+    );
+  }, 30_000);
+
+  it('re-runs a model step whose commit was lost without a trace of the lost answer', async () => {
+    const rt = await agentRuntime();
+    model.reply(
+      { text: 'Checking.', toolCalls: [{ name: 'echo', arguments: { text: 'lost' } }] },
+      { text: 'Checking again.', toolCalls: [{ name: 'echo', arguments: { text: 'kept' } }] },
+      { text: 'All done.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+    );
+    rt.llm.reply('start flow research');
+    const job = userMessage('crash', 'go');
+    await processJob(job, rt.deps, NEVER);
+    const step0 = await rt.takeStep('crash');
+    const crashing = storeWith(rt.store, {
+      commit: async () => {
+        throw new Error('the worker died');
+      },
+    });
+    await expect(processJob(step0, { ...rt.deps, store: crashing }, NEVER)).rejects.toThrow(
+      'the worker died',
+    );
+    expect(model.requests).toHaveLength(1);
+    // The queue delivers the step again.
+    expect(await processJob(step0, rt.deps, NEVER)).toBe('done');
+    const step1 = await rt.takeStep('crash');
+    // The tools step dies after its call reached the server: the call runs again with the same key.
+    await expect(processJob(step1, { ...rt.deps, store: crashing }, NEVER)).rejects.toThrow(
+      'the worker died',
+    );
+    expect(await processJob(step1, rt.deps, NEVER)).toBe('done');
+    // The model's last answer calls task_completed; the step after it ends the run.
+    await processJob(await rt.takeStep('crash'), rt.deps, NEVER);
+    await processJob(await rt.takeStep('crash'), rt.deps, NEVER);
+
+    const replies = await rt.replies.read('crash', job.turn_id);
+    expect(replies.messages.map((m) => m.message.text)).toEqual([
+      'Checking again.',
+      'All done.',
+      'Research is over.',
+      'Can I help you with anything else?',
+    ]);
+    expect(mcp.calls.map((c) => c.arguments.text)).toEqual(['kept', 'kept']);
+    const [first, second] = mcp.calls.map((c) => c.meta[IDEMPOTENCY_KEY_META]);
+    expect(first).toBe(second);
+    const bots = (await rt.store.readEvents('crash')).filter((e) => e.event.event === 'bot');
+    expect(bots.map((e) => (e.event as { text?: string }).text)).not.toContain('Checking.');
   }, 30_000);
 });

@@ -1,4 +1,3 @@
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -20,7 +19,6 @@ import {
   type testRuntime,
   userMessage,
 } from '../../helpers/runtime.js';
-import { waitFor } from '../../helpers/waitFor.js';
 
 const FILES = {
   'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
@@ -78,31 +76,8 @@ function countingRunner(
 }
 
 /** The step job the last commit queued for a conversation (read back from its queue). */
-async function pendingStep(
-  rt: Awaited<ReturnType<typeof testRuntime>>,
-  conversation: string,
-  queueUrl = rt.jobsQueueUrl,
-): Promise<Job> {
-  // A delayed step reaches the queue only after its delay: receive until it is there.
-  return waitFor(
-    async () => {
-      const received = await suite.emulators.sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: queueUrl,
-          MaxNumberOfMessages: 10,
-          WaitTimeSeconds: 1,
-        }),
-      );
-      const jobs = (received.Messages ?? []).map((m) => JSON.parse(m.Body ?? '{}') as Job);
-      for (const m of received.Messages ?? []) {
-        await suite.emulators.sqs.send(
-          new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }),
-        );
-      }
-      return jobs.find((j) => j.conversation_id === conversation && j.type === 'agent_step');
-    },
-    { description: `a step queued for ${conversation}` },
-  );
+function pendingStep(rt: TestRuntime, conversation: string, queueUrl?: string): Promise<Job> {
+  return rt.takeStep(conversation, queueUrl);
 }
 
 const suite = runtimeSuite(FILES);
