@@ -55,7 +55,7 @@ export function applyAgentOutput(
         return true;
       }
       if (output.responseMessage) ctx.turn.say({ text: output.responseMessage });
-      const { invocation: _done, run_id: _run, ...rest } = frame;
+      const { invocation: _done, run_id: _run, held: _held, ...rest } = frame;
       const session = sessionOf(output, frame);
       ctx.turn.update({
         ...rest,

@@ -10,7 +10,7 @@ import {
   startFlow,
   startPattern,
 } from './frameLifecycle.js';
-import type { FlowFrame } from './frames.js';
+import { type FlowFrame, MAX_HELD_MESSAGES } from './frames.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { resumeFrames } from './resume.js';
 import {
@@ -46,8 +46,18 @@ export function processCommands(
   const valid = commands.flatMap((c) => applicable(ctx, c));
   const working = workingAgent(ctx.turn.stack);
   if (working && !valid.some((c) => c.command === 'cancel flow')) {
-    // The agent's run holds the conversation until it reports back.
+    // The agent's run holds the conversation until it reports back; the message waits for it.
     const name = ctx.model.assistant.agents[working.agent_id]?.name ?? working.agent_id;
+    if (ctx.turn.userMessage !== undefined) {
+      const message = {
+        text: ctx.turn.userMessage,
+        ...(ctx.turn.userMetadata ? { metadata: { ...ctx.turn.userMetadata } } : {}),
+      };
+      ctx.turn.update({
+        ...working,
+        held: [...(working.held ?? []), message].slice(-MAX_HELD_MESSAGES),
+      });
+    }
     startPattern(ctx, PATTERN.externalAgentProcessing, { agent_name: name });
     return;
   }

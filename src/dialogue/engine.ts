@@ -9,11 +9,11 @@ import { ModelUnavailableError, TurnUnavailableError } from './errors.js';
 import type { DialogueEvent } from './events.js';
 import { runUntilSettled } from './executor.js';
 import { cancelFrames, failCurrentActivity, startPattern } from './frameLifecycle.js';
-import type { AgentFrame } from './frames.js';
+import { type AgentFrame, type HeldMessage, MAX_HELD_MESSAGES } from './frames.js';
 import { buildDialogueModel, type DialogueModel, initialSlots } from './model.js';
 import type { DialoguePorts } from './ports.js';
 import type { BotMessage } from './responses/botMessage.js';
-import { workingFrameOf, workingRunIds } from './stackQueries.js';
+import { workingAgent, workingFrameOf, workingRunIds } from './stackQueries.js';
 import { type ConversationState, initialState } from './state.js';
 import { Turn } from './turn.js';
 
@@ -67,11 +67,25 @@ export class DialogueEngine {
   }
 
   /** Handles one user message: commands, then flows and agents until the assistant waits. */
-  async handleMessage(
+  handleMessage(
     state: ConversationState,
     message: UserMessage,
     ports: DialoguePorts,
     options: TurnOptions = {},
+  ): Promise<TurnResult> {
+    return this.respond(state, message, ports, options, true);
+  }
+
+  /**
+   * A user message's turn. A message held while an agent worked was logged when it arrived
+   * (`log` false): its turn writes no second `user` event.
+   */
+  private async respond(
+    state: ConversationState,
+    message: UserMessage,
+    ports: DialoguePorts,
+    options: TurnOptions,
+    log: boolean,
   ): Promise<TurnResult> {
     const previousBotMessages = botMessagesOf(state.last_bot_events);
     const turn = new Turn(state, ports.now, message.text, message.metadata);
@@ -95,12 +109,14 @@ export class DialogueEngine {
       }
       generationFailure = error.message;
     }
-    turn.emit({
-      event: 'user',
-      text: message.text,
-      ...(message.metadata ? { metadata: { ...message.metadata } } : {}),
-      commands,
-    });
+    if (log) {
+      turn.emit({
+        event: 'user',
+        text: message.text,
+        ...(message.metadata ? { metadata: { ...message.metadata } } : {}),
+        commands,
+      });
+    }
 
     // A failing model loses nothing: the user is told, and the open question comes again.
     if (generationFailure !== undefined)
@@ -137,13 +153,59 @@ export class DialogueEngine {
       await this.settle(ctx);
     }
     turn.flushStack();
-    return {
+    const result = {
       state: turn.snapshot(),
-      events: turn.events,
-      messages: turn.messages,
-      commands: [],
+      events: [...turn.events],
+      messages: [...turn.messages],
+      commands: [] as Command[],
       stale: false,
     };
+    if (update.output) await this.release(result, frame.held ?? [], ports, options);
+    return result;
+  }
+
+  /**
+   * Handles the messages the user sent while a run worked, in order, now that it reported back:
+   * the first is the answer an agent asked for, or a new turn. When one of them sets an agent to
+   * work again, the rest wait for that run. They were logged on arrival; a model failure here
+   * is answered in the turn, as the agent's step must not run again for it.
+   */
+  private async release(
+    result: {
+      state: ConversationState;
+      events: DialogueEvent[];
+      messages: BotMessage[];
+      commands: Command[];
+    },
+    held: readonly HeldMessage[],
+    ports: DialoguePorts,
+    options: TurnOptions,
+  ): Promise<void> {
+    for (const [i, message] of held.entries()) {
+      const working = workingAgent(result.state.stack);
+      if (working) {
+        const turn = new Turn(result.state, ports.now, undefined);
+        turn.update({
+          ...working,
+          held: [...(working.held ?? []), ...held.slice(i)].slice(-MAX_HELD_MESSAGES),
+        });
+        turn.flushStack();
+        result.state = turn.snapshot();
+        result.events.push(...turn.events);
+        return;
+      }
+      const next = await this.respond(
+        result.state,
+        message,
+        ports,
+        { ...options, retryUnavailable: false },
+        false,
+      );
+      result.state = next.state;
+      result.events.push(...next.events);
+      result.messages.push(...next.messages);
+      result.commands.push(...next.commands);
+    }
   }
 
   /** The agent frame working on a run, if the conversation still waits for that run. */

@@ -28,6 +28,16 @@ export const PatternFrame = z.object({
 });
 export type PatternFrame = z.infer<typeof PatternFrame>;
 
+/** A user message kept until the agent's run reports back. */
+export const HeldMessage = z.object({
+  text: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type HeldMessage = z.infer<typeof HeldMessage>;
+
+/** Messages a working agent frame keeps at most; older ones are dropped first. */
+export const MAX_HELD_MESSAGES = 10;
+
 /** A sub agent working for the flow frame below it. */
 export const AgentFrame = z.object({
   type: z.literal('agent'),
@@ -50,6 +60,11 @@ export const AgentFrame = z.object({
   last_message: z.string().optional(),
   /** Ids a remote agent needs on the next message of the same task (A2A `context_id`, `task_id`). */
   session: z.record(z.string(), z.string()).optional(),
+  /**
+   * Messages the user sent while the run worked, oldest first: handled in order once the run
+   * reports back (the answer it asked for, or new turns when it finished).
+   */
+  held: z.array(HeldMessage).optional(),
 });
 export type AgentFrame = z.infer<typeof AgentFrame>;
 

@@ -516,4 +516,69 @@ describe('ReAct sub agents', () => {
     const bots = (await rt.store.readEvents('crash')).filter((e) => e.event.event === 'bot');
     expect(bots.map((e) => (e.event as { text?: string }).text)).not.toContain('Checking.');
   }, 30_000);
+
+  /** Runs the next `steps` agent steps queued for the conversation, one after another. */
+  async function runSteps(rt: TestRuntime, conversation: string, steps: number) {
+    for (let i = 0; i < steps; i++)
+      await processJob(await rt.takeStep(conversation), rt.deps, NEVER);
+  }
+
+  const texts = async (rt: TestRuntime, conversation: string, turnId: string) =>
+    (await rt.replies.read(conversation, turnId)).messages.map((m) => m.message.text);
+
+  it('keeps a message sent while the agent works and gives it to the agent when it asks for input', async () => {
+    const rt = await agentRuntime();
+    rt.llm.reply('start flow research', '', '');
+    const first = userMessage('held', 'add some numbers');
+    await processJob(first, rt.deps, NEVER);
+    const second = userMessage('held', 'use 5 and 5');
+    await processJob(second, rt.deps, NEVER);
+    expect(await texts(rt, 'held', second.turn_id)).toEqual([
+      "researcher is still working on your request. I'll let you know as soon as it's done.",
+    ]);
+    model.reply(
+      'Which numbers?',
+      { toolCalls: [{ name: 'add', arguments: { a: 5, b: 5 } }] },
+      { text: 'That is 10.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+    );
+    // The run asks for input; the held message answers it and starts the next run.
+    await runSteps(rt, 'held', 5);
+    expect(await texts(rt, 'held', first.turn_id)).toEqual([
+      'Which numbers?',
+      'That is 10.',
+      'Research is over.',
+      'Can I help you with anything else?',
+    ]);
+    expect(
+      sent(1)
+        .filter((m) => m.role === 'user')
+        .at(-1),
+    ).toEqual({ role: 'user', content: 'use 5 and 5' });
+    const users = (await rt.store.readEvents('held')).filter((e) => e.event.event === 'user');
+    expect(users.map((e) => (e.event as { text: string }).text)).toEqual([
+      'add some numbers',
+      'use 5 and 5',
+    ]);
+    expect((await rt.store.load('held'))?.state.stack).toEqual([]);
+  }, 30_000);
+
+  it('handles a message sent while the agent works as a new turn once the agent has finished', async () => {
+    const rt = await agentRuntime();
+    rt.llm.reply('start flow research', 'start flow paint', 'start flow paint');
+    const first = userMessage('after', 'research');
+    await processJob(first, rt.deps, NEVER);
+    await processJob(userMessage('after', 'and paint it later'), rt.deps, NEVER);
+    model.reply(
+      { text: 'Done.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+      { toolCalls: [{ name: 'set_slot_color', arguments: { slot_value: 'red' } }] },
+    );
+    await runSteps(rt, 'after', 4);
+    expect(await texts(rt, 'after', first.turn_id)).toEqual([
+      'Done.',
+      'Research is over.',
+      'Can I help you with anything else?',
+      'Painted red.',
+      'Can I help you with anything else?',
+    ]);
+  }, 30_000);
 });

@@ -603,11 +603,12 @@ describe('durable agent runs', () => {
     expect((await rt.store.load('stopped'))?.version).toBe(before?.version);
   });
 
-  it('keep the run going when the user writes while it works, and finish it', async () => {
+  it('keep the run going when the user writes while it works, finish it, then answer the message', async () => {
     const runner = countingRunner(2);
     const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
     const { job, step0 } = await startResearch(rt, 'interrupted');
-    rt.llm.reply('start flow research');
+    // The message waits for the run; once it is over, it is a turn of its own (chitchat here).
+    rt.llm.reply('start flow research', 'offtopic reply');
     await processJob(userMessage('interrupted', 'still there?'), rt.deps, NEVER);
     expect(Object.keys((await rt.store.load('interrupted'))?.runs ?? {})).toEqual([
       step0.type === 'agent_step' ? step0.run_id : '',
@@ -621,7 +622,9 @@ describe('durable agent runs', () => {
       'Research done.',
       'Noted EVs are cheaper to run.',
       'Can I help you with anything else?',
+      expect.not.stringMatching(/wrong/),
     ]);
+    expect(rt.llm.prompts).toHaveLength(3);
     expect((await rt.store.load('interrupted'))?.channel).toBe('rest');
   });
 
