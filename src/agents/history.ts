@@ -7,38 +7,39 @@ export const PREVIOUS_RUN_END = 'End of the previous run; the current run starts
 
 /**
  * The recent conversation as chat messages, oldest first: the user's messages and the
- * assistant's texts from the input's events. When the agent was restarted, the messages of its
- * last completed run are fenced off with system messages, so the model can tell them apart.
+ * assistant's texts from the input's events. When the agent was restarted, what was said in its
+ * previous run (from its start up to the message that restarted it) is fenced off with system
+ * messages, so the model can tell that run from the new one.
  */
 export function historyMessages(
   input: AgentInput,
   agentId: string,
   restarted: boolean,
 ): ToolChatMessage[] {
-  const events = input.events;
-  let fence: { start: number; end: number } | undefined;
+  const messages = input.events.map((event): ToolChatMessage | undefined => {
+    const text = typeof event.text === 'string' ? event.text : undefined;
+    if (text && event.event === 'user') return { role: 'user', content: text };
+    if (text && event.event === 'bot') return { role: 'assistant', content: text };
+    return undefined;
+  });
   if (restarted) {
-    const end = findLastIndex(
-      events,
-      (e) => e.event === 'agent_completed' && e.agent_id === agentId,
+    const started = findLastIndex(
+      input.events,
+      (e) => e.event === 'agent_started' && e.agent_id === agentId,
     );
-    if (end >= 0) {
-      const start = findLastIndex(
-        events.slice(0, end),
-        (e) => e.event === 'agent_started' && e.agent_id === agentId,
-      );
-      fence = { start: Math.max(0, start), end };
+    const restartedBy = findLastIndex(input.events, (e) => e.event === 'user');
+    const previous = messages.slice(started + 1, restartedBy).filter((m) => m !== undefined);
+    if (started >= 0 && restartedBy > started && previous.length > 0) {
+      return [
+        ...messages.slice(0, started + 1),
+        { role: 'system' as const, content: PREVIOUS_RUN_MARK },
+        ...previous,
+        { role: 'system' as const, content: PREVIOUS_RUN_END },
+        ...messages.slice(restartedBy),
+      ].filter((m) => m !== undefined);
     }
   }
-  const messages: ToolChatMessage[] = [];
-  events.forEach((event, i) => {
-    if (fence && i === fence.start) messages.push({ role: 'system', content: PREVIOUS_RUN_MARK });
-    const text = typeof event.text === 'string' ? event.text : undefined;
-    if (text && event.event === 'user') messages.push({ role: 'user', content: text });
-    if (text && event.event === 'bot') messages.push({ role: 'assistant', content: text });
-    if (fence && i === fence.end) messages.push({ role: 'system', content: PREVIOUS_RUN_END });
-  });
-  return messages;
+  return messages.filter((m) => m !== undefined);
 }
 
 function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

@@ -581,4 +581,40 @@ describe('ReAct sub agents', () => {
       'Can I help you with anything else?',
     ]);
   }, 30_000);
+
+  it('is interrupted by a digression and resumed with the question it had asked', async () => {
+    const rt = await agentRuntime();
+    model.reply('Which two numbers?');
+    expect(await say(rt, 'digress', 'add numbers', 'start flow research')).toEqual([
+      'Which two numbers?',
+    ]);
+    model.reply({ toolCalls: [{ name: 'set_slot_color', arguments: { slot_value: 'blue' } }] });
+    const digression = await say(rt, 'digress', 'first paint it blue', 'start flow paint');
+    expect(digression).toEqual(['Painted blue.', 'Shall we get back to research?']);
+    model.reply('Which two numbers did you want to add?');
+    const resumed = await say(rt, 'digress', '/SetSlots(continue_interrupted=true)', '');
+    expect(resumed.at(-1)).toBe('Which two numbers did you want to add?');
+    expect(rt.llm.prompts).toHaveLength(2);
+    const system = sent(2)[0]?.content as string;
+    expect(system).toContain('Before that, you had asked: Which two numbers?');
+  }, 30_000);
+
+  it('starts afresh when restarted, with the previous run fenced off in the history', async () => {
+    const rt = await agentRuntime();
+    model.reply('Which two numbers?');
+    await say(rt, 'restart', 'add numbers', 'start flow research');
+    model.reply('Sure, what shall we do now?');
+    expect(await say(rt, 'restart', 'forget that, start over', 'restart agent')).toEqual([
+      'Sure, what shall we do now?',
+    ]);
+    const messages = sent(1);
+    expect(messages[0]?.content).toContain('Previous run (completed).');
+    expect(messages.slice(1)).toEqual([
+      { role: 'user', content: 'add numbers' },
+      { role: 'system', content: 'Previous run (completed).' },
+      { role: 'assistant', content: 'Which two numbers?' },
+      { role: 'system', content: 'End of the previous run; the current run starts here.' },
+      { role: 'user', content: 'forget that, start over' },
+    ]);
+  }, 30_000);
 });
