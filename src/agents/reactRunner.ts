@@ -262,6 +262,7 @@ class Iteration implements AgentStep {
       toolChoice: 'auto',
       signal: this.context.signal,
       ...(this.context.deadline !== undefined ? { deadline: this.context.deadline } : {}),
+      ...this.streaming(),
     });
     const content = answer.content.trim();
     this.data = { ...this.data, modelCalls: this.data.modelCalls + 1 };
@@ -310,6 +311,7 @@ class Iteration implements AgentStep {
       toolChoice: 'none',
       signal: this.context.signal,
       ...(this.context.deadline !== undefined ? { deadline: this.context.deadline } : {}),
+      ...this.streaming(),
     });
     this.data = { ...this.data, modelCalls: this.data.modelCalls + 1, closing: false };
     const content = answer.content.trim();
@@ -565,6 +567,12 @@ class Iteration implements AgentStep {
       { role: 'system', content: system },
       ...historyMessages(this.data.input, this.config.name, this.data.restarted),
     ];
+  }
+
+  /** Streams the model's text to the channel when it shows previews; else one answer at once. */
+  private streaming(): { onTextDelta?: (delta: string) => void } {
+    const { preview } = this.context;
+    return preview ? { onTextDelta: preview } : {};
   }
 
   private get senderId(): string {

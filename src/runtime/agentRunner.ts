@@ -33,6 +33,11 @@ export interface StepContext {
   readonly deadline?: number;
   /** A pushed update (A2A push notification) that triggered this step, if any. */
   readonly update?: unknown;
+  /**
+   * Given when the conversation's channel streams: shows a piece of text the step's model is
+   * writing, at once (best effort; the step's messages are what is delivered).
+   */
+  readonly preview?: (delta: string) => void;
 }
 
 /**

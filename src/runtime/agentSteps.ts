@@ -100,7 +100,25 @@ export async function runAgentStep(
     return fail(error.message);
   }
 
-  const next = await stepOnce(runner, run, runnerData, job, deps.ports.random, calls);
+  const output = deps.output;
+  const preview =
+    output.preview && deps.streams?.(channel)
+      ? (delta: string) => {
+          output
+            .preview?.({
+              conversationId: job.conversation_id,
+              turnId: run.turnId,
+              channel,
+              runId: job.run_id,
+              delta,
+            })
+            .catch(() => undefined);
+        }
+      : undefined;
+  const next = await stepOnce(runner, run, runnerData, job, deps.ports.random, {
+    ...calls,
+    ...(preview ? { preview } : {}),
+  });
   const result = await apply({
     messages: next.messages.map(clipMessage),
     ...(next.output ? { output: clipOutput(next.output) } : {}),
@@ -137,7 +155,7 @@ async function stepOnce(
   runnerData: unknown,
   job: StepJob,
   random: () => number,
-  calls: CallScope,
+  calls: CallScope & { readonly preview?: (delta: string) => void },
 ): Promise<StepOutcome> {
   const { signal } = calls;
   // A retried step gets the update its failed attempt could not apply.
@@ -150,6 +168,7 @@ async function stepOnce(
       signal,
       ...(calls.deadline !== undefined ? { deadline: calls.deadline } : {}),
       ...(update !== undefined ? { update } : {}),
+      ...(calls.preview ? { preview: calls.preview } : {}),
     });
     const messages = step.messages ?? [];
     const next = step.next;

@@ -16,7 +16,7 @@ import type { ChannelContext, ChannelFactory } from './channel.js';
 import { type JobOptions, type JobOutcome, processJob, processJobRetryingRaces } from './commit.js';
 import { createHttpApi, type HttpApi } from './httpApi.js';
 import type { Job } from './jobs.js';
-import { outputRouter } from './outputRouter.js';
+import { outputRouter, streamingChannels } from './outputRouter.js';
 import { recoverPendingWork } from './recovery.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 
@@ -93,6 +93,7 @@ export function createRuntime(
     store: parts.store,
     queue: parts.queue,
     output: outputRouter(channels),
+    streams: streamingChannels(channels),
     runners: dialogue.runners,
     ports: {
       llm: dialogue.models(dialogue.assistant.commandGenerator.llm),

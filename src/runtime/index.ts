@@ -55,6 +55,7 @@ export type {
   ReplyBatch,
   ReplyStore,
   SecretStore,
+  TextPreview,
 } from './ports.js';
 export { ConcurrentUpdateError } from './ports.js';
 export { recoverPendingWork } from './recovery.js';

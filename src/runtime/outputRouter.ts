@@ -1,5 +1,5 @@
 import type { Channel } from './channel.js';
-import type { OutputChannel, ReplyBatch } from './ports.js';
+import type { OutputChannel, ReplyBatch, TextPreview } from './ports.js';
 
 /** A conversation's messages went to a channel this deployment does not have. */
 export class UnknownChannelError extends Error {
@@ -14,7 +14,10 @@ export class UnknownChannelError extends Error {
   }
 }
 
-/** Delivers each batch of replies through the output of the channel the conversation is on. */
+/**
+ * Delivers each batch of replies through the output of the channel the conversation is on, and
+ * passes previews to the channels that stream.
+ */
 export function outputRouter(channels: readonly Channel[]): OutputChannel {
   const outputs = new Map<string, OutputChannel>();
   for (const channel of channels) if (channel.output) outputs.set(channel.name, channel.output);
@@ -24,5 +27,16 @@ export function outputRouter(channels: readonly Channel[]): OutputChannel {
       if (!output) throw new UnknownChannelError(batch.channel, [...outputs.keys()]);
       await output.deliver(batch);
     },
+    preview: async (preview: TextPreview) => {
+      await outputs.get(preview.channel)?.preview?.(preview);
+    },
   };
+}
+
+/** Whether the channel named `name` shows previews: it streams and its output takes them. */
+export function streamingChannels(channels: readonly Channel[]): (name: string) => boolean {
+  const streaming = new Set(
+    channels.filter((c) => c.streams && c.output?.preview).map((c) => c.name),
+  );
+  return (name) => streaming.has(name);
 }

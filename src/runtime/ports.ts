@@ -109,9 +109,25 @@ export interface ReplyBatch {
   readonly settled: boolean;
 }
 
+/** Text a model is writing for a conversation, shown live by a channel that streams. */
+export interface TextPreview {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly channel: string;
+  /** The agent run the text belongs to. */
+  readonly runId: string;
+  /** The next piece of the text. */
+  readonly delta: string;
+}
+
 /** Sends bot messages to a channel; sending the same batch twice must be harmless. */
 export interface OutputChannel {
   deliver(batch: ReplyBatch): Promise<void>;
+  /**
+   * Shows text while a model writes it, for channels that stream. Best effort: a lost or
+   * repeated piece is harmless, as the delivered batch holds the message that counts.
+   */
+  preview?(preview: TextPreview): Promise<void>;
 }
 
 /** Replies of the REST channel, kept until the waiting webhook (or a later request) reads them. */

@@ -9,6 +9,8 @@ export interface RuntimeDeps {
   readonly queue: JobQueue;
   /** Delivers bot messages to the channel each batch names. */
   readonly output: OutputChannel;
+  /** Whether a channel shows previews of text being written (none do when absent). */
+  readonly streams?: (channel: string) => boolean;
   readonly runners: AgentRunners;
   /** The dialogue's ports other than agents (each job gets its own durable agent port). */
   readonly ports: Omit<DialoguePorts, 'agents'>;

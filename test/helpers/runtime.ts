@@ -15,6 +15,7 @@ import { type LlmPort, type McpToolPort, NO_ACTIONS } from '../../src/dialogue/i
 import {
   type AgentRunners,
   type AgentRunRecord,
+  type ChannelFactory,
   ConcurrentUpdateError,
   type ConversationHead,
   type ConversationStore,
@@ -71,6 +72,8 @@ export async function testRuntime(
     jobBudgetMs?: number;
     /** The MCP tools flows call (scripted by default). */
     mcp?: McpToolPort;
+    /** The channels (the standard ones by default). */
+    channels?: ChannelFactory;
   } = {},
 ): Promise<TestRuntime> {
   const now = options.now ?? (() => Date.now());
@@ -108,7 +111,7 @@ export async function testRuntime(
     store,
     queue,
     replies,
-    channels: standardChannels,
+    channels: options.channels ?? standardChannels,
     now,
     newId: randomUUID,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -1,9 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectAgents } from '../../../src/agents/index.js';
+import { standardChannels } from '../../../src/channels/index.js';
 import { OpenAiChatModel } from '../../../src/llm/index.js';
 import { IDEMPOTENCY_KEY_META, McpGateway } from '../../../src/mcp/index.js';
-import { processJob } from '../../../src/runtime/index.js';
+import {
+  type Channel,
+  processJob,
+  type ReplyBatch,
+  type TextPreview,
+} from '../../../src/runtime/index.js';
 import { startTestMcpServer, type TestMcpServer } from '../../helpers/mcpTestServer.js';
 import {
   NEVER,
@@ -197,7 +203,9 @@ describe('ReAct sub agents', () => {
   });
 
   /** A runtime whose agents use the scripted model and the test MCP server. */
-  async function agentRuntime(): Promise<TestRuntime> {
+  async function agentRuntime(
+    options: Parameters<typeof suite.runtime>[0] = {},
+  ): Promise<TestRuntime> {
     gateway = new McpGateway({ assistant: suite.assistant, secrets: { get: async () => '' } });
     const chat = new OpenAiChatModel({
       model: 'scripted',
@@ -210,7 +218,7 @@ describe('ReAct sub agents', () => {
       models: () => chat,
       gateway,
     });
-    return suite.runtime({ runners });
+    return suite.runtime({ ...options, runners });
   }
 
   /** Sends a message and runs every job until its turn settles; the turn's texts. */
@@ -616,5 +624,53 @@ describe('ReAct sub agents', () => {
       { role: 'system', content: 'End of the previous run; the current run starts here.' },
       { role: 'user', content: 'forget that, start over' },
     ]);
+  }, 30_000);
+
+  it("streams the model's text to a channel that shows previews; the delivered message stays whole", async () => {
+    const previews: TextPreview[] = [];
+    const batches: ReplyBatch[] = [];
+    const live: Channel = {
+      name: 'livechat',
+      routes: [],
+      streams: true,
+      output: {
+        deliver: async (batch) => {
+          batches.push(batch);
+        },
+        preview: async (preview) => {
+          previews.push(preview);
+        },
+      },
+    };
+    const rt = await agentRuntime({ channels: (context) => [...standardChannels(context), live] });
+    rt.llm.reply('start flow research');
+    const job = { ...userMessage('live', 'add 1 and 2'), channel: 'livechat' };
+    await processJob(job, rt.deps, NEVER);
+    model.reply(
+      { text: 'Let me add that up.', toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
+      { text: 'It is 3.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+    );
+    await runSteps(rt, 'live', 4);
+    expect(request(0)).toMatchObject({ stream: true });
+    expect(previews.map((p) => p.delta)).toEqual(['Let me add', ' that up.', 'It i', 's 3.']);
+    expect(previews[0]).toMatchObject({
+      conversationId: 'live',
+      turnId: job.turn_id,
+      channel: 'livechat',
+    });
+    const delivered = batches.flatMap((b) => b.messages.map((m) => m.message.text));
+    expect(delivered).toEqual([
+      'Let me add that up.',
+      'It is 3.',
+      'Research is over.',
+      'Can I help you with anything else?',
+    ]);
+  }, 30_000);
+
+  it('asks for a whole answer, not a stream, for a channel that collects messages', async () => {
+    const rt = await agentRuntime();
+    model.reply('Which numbers?');
+    await say(rt, 'collected', 'add', 'start flow research');
+    expect(request(0)).toMatchObject({ stream: false });
   }, 30_000);
 });
