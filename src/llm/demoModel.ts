@@ -46,6 +46,11 @@ export class DemoModel implements LlmPort, ToolChatPort {
     const message = lastMatch(prompt, /user message:\s*"""([\s\S]*?)"""/gi)?.trim() ?? '';
     const asking = lastMatch(prompt, /asking for (?:slot )?([A-Za-z_][\w]*)/g);
     const intent = INTENTS.find((i) => i.pattern.test(message));
+    // While an agent talks with the user, its messages go to it unless they start something else.
+    if (/is working with the user\./.test(prompt)) {
+      const leaves = intent && /^(start flow|cancel flow|hand over)/.test(intent.command);
+      return { content: leaves ? intent.command : '' };
+    }
     // While a question is open, the answer fills it, unless it starts something else.
     if (asking && !intent?.command.startsWith('start flow')) {
       if (intent?.command === 'cancel flow') return { content: 'cancel flow' };

@@ -146,7 +146,7 @@ describe('switchboard run with SWITCHBOARD_REST_TOKEN set but blank', () => {
 });
 
 describe('switchboard run --demo-peers (npm start)', () => {
-  it('runs the example’s demo MCP servers, so the financing flow calls its tool', async () => {
+  it('runs the example’s demo MCP servers for the financing flow and the research and test-drive agents', async () => {
     const app = await startSwitchboard(['--demo-peers']);
     try {
       for (const name of ['car_catalog', 'dealer_directory', 'appointment_booking', 'financing']) {
@@ -164,10 +164,35 @@ describe('switchboard run --demo-peers (npm start)', () => {
         await fetch(`${app.url}/conversations/e2e-finance/tracker`)
       ).json()) as { slots: Record<string, unknown> };
       expect(tracker.slots).toMatchObject({ monthly_payment: 585.98, budget: null });
+
+      // The research agent (general-purpose) and the test-drive agent (task-specific) use them too.
+      const agent = async (message: string) =>
+        (await say(app.url, 'e2e-agents', message)).map((m) => m.text);
+      expect(await agent('Can you recommend an electric SUV under 50000?')).toEqual([
+        'Let me check the catalog.',
+        'Here are some options: Aurora EV (electric suv, €46,900). Would you like the details of one of them?',
+      ]);
+      expect((await agent('Tell me about the Aurora EV'))[1]).toMatch(
+        /^The Aurora EV costs €46,900/,
+      );
+      expect(await agent('That is all, thanks')).toEqual([
+        'You are welcome. Enjoy finding your car!',
+        'Can I help you with anything else?',
+      ]);
+      expect((await agent('I would like to test drive it in Hamburg'))[1]).toMatch(
+        /^Northside Motors has free test-drive slots on Monday 10:00/,
+      );
+      expect(await agent('Monday at 10')).toEqual([
+        'Shall I book a test drive of the Aurora EV at Northside Motors on Monday 10:00?',
+      ]);
+      expect(await agent('/SetSlots(confirm_booking=true)')).toEqual([
+        'Booked! Your reference is TD-1001.',
+        'Can I help you with anything else?',
+      ]);
     } finally {
       await app.stop();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('leaves the demo servers off with SWITCHBOARD_DEMO_PEERS=off', async () => {
     const app = await startSwitchboard(['--demo-peers'], {

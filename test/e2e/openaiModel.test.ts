@@ -36,3 +36,39 @@ describe('switchboard run with a configured model', () => {
     expect(prompt).toContain('I would like a call');
   });
 });
+
+describe('switchboard run with a configured model and agents', () => {
+  it('runs a ReAct agent against the model and the demo MCP servers through the REST webhook', async () => {
+    const model = await ScriptedOpenAi.start([
+      // The command generator, then the research agent's calls.
+      'start flow research_cars',
+      { text: 'One moment.', toolCalls: [{ name: 'search_cars', arguments: { fuel: 'hybrid' } }] },
+      'The Corsa Hybrid Estate is the hybrid we have. Anything else?',
+      '',
+      { text: 'Enjoy the drive!', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+    ]);
+    const app = await startSwitchboard(['--demo-peers'], {
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: model.url,
+    });
+    try {
+      expect((await say(app.url, 'agent-user', 'Any hybrids?')).map((m) => m.text)).toEqual([
+        'One moment.',
+        'The Corsa Hybrid Estate is the hybrid we have. Anything else?',
+      ]);
+      expect((await say(app.url, 'agent-user', 'No, thanks')).map((m) => m.text)).toEqual([
+        'Enjoy the drive!',
+        'Can I help you with anything else?',
+      ]);
+      const search = model.requests[2]?.body as { messages: { role: string; content: string }[] };
+      expect(search.messages.at(-1)).toMatchObject({
+        role: 'tool',
+        content: expect.stringContaining('Corsa Hybrid Estate'),
+      });
+      model.verify();
+    } finally {
+      await app.stop();
+      await model.close();
+    }
+  }, 60_000);
+});
