@@ -48,8 +48,9 @@ export interface TestRuntime {
   /** Every item in the table, as JSON text. */
   scanTable(): Promise<string>;
   /**
-   * Takes the next agent step queued for a conversation off a queue (the jobs queue by default;
-   * a delayed step reaches it only after its delay), dropping the other jobs received with it.
+   * Takes the next agent step queued for a conversation off a queue (the jobs or the delay queue
+   * by default), dropping the other jobs received with it. A step taken from the delay queue
+   * keeps its `not_before`; processing it directly runs it at once.
    */
   takeStep(conversationId: string, queueUrl?: string): Promise<Job>;
 }
@@ -171,24 +172,30 @@ export async function testRuntime(
       const out = await documents.send(new ScanCommand({ TableName: tableName }));
       return JSON.stringify(out.Items ?? []);
     },
-    takeStep(conversationId, queueUrl = queues.jobsQueueUrl) {
+    takeStep(conversationId, queueUrl) {
+      // A step delayed by a few milliseconds may be on either queue, by when its commit ran.
+      const urls = queueUrl ? [queueUrl] : [queues.jobsQueueUrl, queues.delayQueueUrl];
       return waitFor(
         async () => {
-          const received = await sqs.send(
-            new ReceiveMessageCommand({
-              QueueUrl: queueUrl,
-              MaxNumberOfMessages: 10,
-              WaitTimeSeconds: 1,
-            }),
-          );
-          for (const m of received.Messages ?? []) {
-            await sqs.send(
-              new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }),
+          for (const url of urls) {
+            const received = await sqs.send(
+              new ReceiveMessageCommand({
+                QueueUrl: url,
+                MaxNumberOfMessages: 10,
+                WaitTimeSeconds: 1,
+              }),
             );
+            for (const m of received.Messages ?? []) {
+              await sqs.send(
+                new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle }),
+              );
+            }
+            const step = (received.Messages ?? [])
+              .map((m) => JSON.parse(m.Body ?? '{}') as Job)
+              .find((j) => j.conversation_id === conversationId && j.type === 'agent_step');
+            if (step) return step;
           }
-          return (received.Messages ?? [])
-            .map((m) => JSON.parse(m.Body ?? '{}') as Job)
-            .find((j) => j.conversation_id === conversationId && j.type === 'agent_step');
+          return undefined;
         },
         { description: `a step queued for ${conversationId}` },
       );
