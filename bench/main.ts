@@ -6,6 +6,7 @@ import { bundlesBenchmark } from './bundles.bench.js';
 import { configBenchmark } from './config.bench.js';
 import { dialogueBenchmark } from './dialogue.bench.js';
 import { mcpBenchmark } from './mcp.bench.js';
+import { reactBenchmark } from './react.bench.js';
 import { jobCostBenchmark, localThroughputBenchmark } from './runtime.bench.js';
 
 const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
@@ -14,6 +15,7 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>
   dialogue: dialogueBenchmark,
   jobs: jobCostBenchmark,
   mcp: mcpBenchmark,
+  react: reactBenchmark,
   throughput: localThroughputBenchmark,
 };
 

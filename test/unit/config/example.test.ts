@@ -61,6 +61,7 @@ describe('the example assistant', () => {
     expect(Object.keys(assistant.extensions).sort()).toEqual([
       'custom.call_time_credentials.resolveBookingCredentials',
       'custom.call_time_credentials.resolveShoppingMetadata',
+      'custom.car_research_agent.CarResearchAgent',
     ]);
     expect(assistant.commandGenerator.promptTemplate?.file).toBe(
       path.join(root, 'prompts/command_generator.jinja2'),

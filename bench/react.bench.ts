@@ -1,0 +1,439 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  Agent,
+  MaxTurnsExceededError,
+  MCPServerStreamableHttp,
+  OpenAIChatCompletionsModel,
+  run,
+  setTracingDisabled,
+} from '@openai/agents';
+import OpenAI from 'openai';
+import { DynamoConversationStore } from '../src/adapters/aws/dynamoConversationStore.js';
+import { DynamoReplyStore } from '../src/adapters/aws/dynamoReplyStore.js';
+import { SqsJobQueue } from '../src/adapters/aws/sqsJobQueue.js';
+import { SqsJobReceiver } from '../src/adapters/aws/sqsJobReceiver.js';
+import { SqsJobSource } from '../src/adapters/aws/sqsJobSource.js';
+import type { StoreMeter } from '../src/adapters/aws/storeMeter.js';
+import {
+  ensureQueues,
+  ensureTable,
+  localAwsConfig,
+  startDynalite,
+  startFauxqs,
+} from '../src/adapters/local/emulators.js';
+import { projectAgents, type ReactRunData, ReactRunner } from '../src/agents/index.js';
+import type { Assistant, ReactSubAgent } from '../src/assistant/index.js';
+import { standardChannels } from '../src/channels/index.js';
+import { loadAssistant } from '../src/config/index.js';
+import { type LlmPort, NO_ACTIONS } from '../src/dialogue/index.js';
+import { OpenAiChatModel } from '../src/llm/index.js';
+import { McpAgentTools, McpGateway } from '../src/mcp/index.js';
+import {
+  ConcurrentUpdateError,
+  createRuntime,
+  type Job,
+  runWorkerLoop,
+} from '../src/runtime/index.js';
+import { round } from './harness.js';
+
+/** Conversations per loop, and ReAct iterations (one model call, one tool call) in each. */
+const CONVERSATIONS = 50;
+const ITERATIONS = 10;
+
+interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+const cpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+function mark(): Sample {
+  return { wallMs: performance.now(), cpuMs: cpuMs() };
+}
+
+function since(start: Sample): Sample {
+  const end = mark();
+  return { wallMs: end.wallMs - start.wallMs, cpuMs: end.cpuMs - start.cpuMs };
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+function summary(samples: readonly Sample[]) {
+  const wall = samples.map((s) => s.wallMs);
+  const cpu = samples.map((s) => s.cpuMs);
+  return {
+    iterations: samples.length,
+    wallMedianMs: round(quantile(wall, 0.5)),
+    wallP95Ms: round(quantile(wall, 0.95)),
+    cpuMedianMs: round(quantile(cpu, 0.5)),
+    cpuP95Ms: round(quantile(cpu, 0.95)),
+  };
+}
+
+interface Peers {
+  readonly modelUrl: string;
+  readonly mcpUrl: string;
+  stop(): void;
+}
+
+/** Starts the scripted model and the MCP server in a child process. */
+async function startPeers(): Promise<Peers> {
+  const file = fileURLToPath(new URL('./reactPeers.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    env: { ...process.env, REACT_ITERATIONS: String(ITERATIONS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the benchmark peers exited with ${code}`)));
+  });
+  const urls = JSON.parse(first) as { modelUrl: string; mcpUrl: string };
+  return { ...urls, stop: () => child.kill() };
+}
+
+/** The benchmark's assistant: one flow that calls a general-purpose agent on the MCP server. */
+async function benchAssistant(mcpUrl: string): Promise<{ assistant: Assistant; dir: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-react-bench-'));
+  const files: Record<string, string> = {
+    'endpoints.yml': `mcp_servers:\n  - name: bench\n    url: ${mcpUrl}\n`,
+    'domain.yml': 'slots: {}\nresponses:\n  utter_done:\n    - text: Done.\n',
+    'data/flows.yml':
+      'flows:\n  bench:\n    description: Work.\n    steps:\n      - call: worker\n      - action: utter_done\n',
+    'sub_agents/worker/config.yml':
+      'agent:\n  name: worker\n  description: Echoes until done.\nconfiguration:\n  include_date_time: true\nconnections:\n  mcp_servers:\n    - name: bench\n',
+  };
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  const loaded = await loadAssistant({ projectDir: dir, env: {} });
+  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+  return { assistant: loaded.assistant, dir };
+}
+
+const PROMPT = 'You echo until you are done.';
+
+/** The baseline: the loop written by hand on the openai and MCP SDKs. */
+async function handWrittenLoop(peers: Peers): Promise<Sample[]> {
+  const client = new OpenAI({ apiKey: 'bench', baseURL: peers.modelUrl, maxRetries: 0 });
+  const mcp = new Client({ name: 'bench', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(peers.mcpUrl)));
+  const { tools } = await mcp.listTools();
+  const definitions = tools.map((t) => ({
+    type: 'function' as const,
+    function: { name: t.name, description: t.description ?? '', parameters: t.inputSchema },
+  }));
+  const samples: Sample[] = [];
+  try {
+    for (let c = 0; c < CONVERSATIONS; c++) {
+      const messages: OpenAI.ChatCompletionMessageParam[] = [
+        { role: 'system', content: PROMPT },
+        { role: 'user', content: 'go' },
+      ];
+      for (let i = 0; i < ITERATIONS; i++) {
+        const start = mark();
+        const response = await client.chat.completions.create({
+          model: 'bench',
+          messages,
+          tools: definitions,
+        });
+        const message = response.choices[0]?.message;
+        if (!message) throw new Error('no answer');
+        messages.push(message);
+        for (const call of message.tool_calls ?? []) {
+          if (call.type !== 'function') continue;
+          const result = await mcp.callTool({
+            name: call.function.name,
+            arguments: JSON.parse(call.function.arguments) as Record<string, unknown>,
+          });
+          const content = (result.content as { type: string; text?: string }[])
+            .map((part) => part.text ?? '')
+            .join('\n');
+          messages.push({ role: 'tool', tool_call_id: call.id, content });
+        }
+        samples.push(since(start));
+      }
+    }
+  } finally {
+    await mcp.close();
+  }
+  return samples;
+}
+
+/**
+ * Switchboard's runner in process: each step's data is serialized and parsed back with the
+ * runner's schema, as a store round trip would; no table, no queue.
+ */
+async function switchboardInProcess(peers: Peers, assistant: Assistant): Promise<Sample[]> {
+  const agent = assistant.agents.worker as ReactSubAgent;
+  const gateway = new McpGateway({ assistant, secrets: { get: async () => '' } });
+  const chat = new OpenAiChatModel({
+    model: 'bench',
+    apiKey: 'bench',
+    baseURL: peers.modelUrl,
+    maxRetries: 0,
+  });
+  const tools = new McpAgentTools(gateway, agent.name, agent.mcpServers);
+  const runner = new ReactRunner({ assistant, models: () => chat, tools: () => tools });
+  const signal = new AbortController().signal;
+  const samples: Sample[] = [];
+  try {
+    for (let c = 0; c < CONVERSATIONS; c++) {
+      let data: ReactRunData = runner.start({
+        agent,
+        frameId: 'f1',
+        input: {
+          id: `bench-${c}`,
+          userMessage: 'go',
+          slots: [],
+          conversationHistory: 'USER: go',
+          events: [{ event: 'user', text: 'go' }],
+          metadata: { sender_id: `bench-${c}` },
+          timestamp: new Date().toISOString(),
+        },
+        resumed: false,
+        restarted: false,
+      });
+      for (let i = 0; i < ITERATIONS; i++) {
+        const start = mark();
+        for (let step = 0; step < 2; step++) {
+          const stored = runner.dataSchema.parse(JSON.parse(JSON.stringify(data)));
+          data = (
+            await runner.step(stored, { conversationId: `bench-${c}`, runId: `run-${c}`, signal })
+          ).data;
+        }
+        samples.push(since(start));
+      }
+    }
+  } finally {
+    await gateway.close();
+  }
+  return samples;
+}
+
+/** The same loop run by the OpenAI Agents SDK, timed between its model requests. */
+async function openAiAgentsLoop(peers: Peers): Promise<Sample[]> {
+  setTracingDisabled(true);
+  let marks: Sample[] = [];
+  const client = new OpenAI({
+    apiKey: 'bench',
+    baseURL: peers.modelUrl,
+    maxRetries: 0,
+    fetch: (input, init) => {
+      marks.push(mark());
+      return fetch(input, init);
+    },
+  });
+  const server = new MCPServerStreamableHttp({
+    url: peers.mcpUrl,
+    name: 'bench',
+    cacheToolsList: true,
+  });
+  await server.connect();
+  const agent = new Agent({
+    name: 'bench',
+    instructions: PROMPT,
+    model: new OpenAIChatCompletionsModel(client, 'bench'),
+    mcpServers: [server],
+  });
+  const samples: Sample[] = [];
+  try {
+    for (let c = 0; c < CONVERSATIONS; c++) {
+      marks = [];
+      try {
+        await run(agent, 'go', { maxTurns: ITERATIONS });
+      } catch (error) {
+        if (!(error instanceof MaxTurnsExceededError)) throw error;
+      }
+      const end = mark();
+      for (let i = 0; i < marks.length; i++) {
+        const start = marks[i] as Sample;
+        const next = marks[i + 1] ?? end;
+        samples.push({ wallMs: next.wallMs - start.wallMs, cpuMs: next.cpuMs - start.cpuMs });
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  return samples;
+}
+
+/** A command model that starts the benchmark's flow at once. */
+const startFlow: LlmPort = { complete: async () => ({ content: 'start flow bench' }) };
+
+/**
+ * Switchboard as it runs locally: the runtime on dynalite and fauxqs in process, a worker loop on
+ * the job queue. An iteration is the model step's job and the tools step's job (queue waits
+ * excluded); DynamoDB and SQS requests are counted for whole conversations.
+ */
+async function switchboardOnStack(peers: Peers, assistant: Assistant) {
+  const [dynalite, fauxqs] = await Promise.all([startDynalite(), startFauxqs()]);
+  const dynamo = new DynamoDBClient(localAwsConfig(dynalite.endpoint));
+  const sqs = new SQSClient(localAwsConfig(fauxqs.endpoint));
+  const requests = { dynamo: 0, sqs: 0 };
+  dynamo.middlewareStack.add((next) => async (args) => {
+    requests.dynamo += 1;
+    return next(args);
+  });
+  sqs.middlewareStack.add((next) => async (args) => {
+    requests.sqs += 1;
+    return next(args);
+  });
+  const gateway = new McpGateway({ assistant, secrets: { get: async () => '' } });
+  const stop = new AbortController();
+  try {
+    await ensureTable(dynamo, 'bench');
+    const queues = await ensureQueues(sqs, { prefix: 'reactbench' });
+    const documents = DynamoDBDocumentClient.from(dynamo, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    const meter: StoreMeter = { reads: 0, writes: 0, bytesRead: 0, bytesWritten: 0 };
+    const now = () => Date.now();
+    const table = { client: documents, tableName: 'bench', ttlSeconds: 3600, now };
+    const chat = new OpenAiChatModel({
+      model: 'bench',
+      apiKey: 'bench',
+      baseURL: peers.modelUrl,
+      maxRetries: 0,
+    });
+    const runtime = createRuntime({
+      store: new DynamoConversationStore({ ...table, meter }),
+      queue: new SqsJobQueue({
+        client: sqs,
+        jobsQueueUrl: queues.jobsQueueUrl,
+        delayQueueUrl: queues.delayQueueUrl,
+        now,
+      }),
+      replies: new DynamoReplyStore(table),
+      channels: standardChannels,
+      now,
+      newId: randomUUID,
+      sleep: async () => {},
+      http: { replyWaitMs: 0 },
+      dialogue: {
+        assistant,
+        models: () => startFlow,
+        actions: NO_ACTIONS,
+        mcp: { callTool: async () => ({ isError: true }) },
+        runners: await projectAgents({ assistant, models: () => chat, gateway }),
+        random: () => 0,
+      },
+    });
+    if (!runtime.deps || !runtime.processJob) throw new Error('the runtime has no dialogue');
+    const processJob = runtime.processJob;
+    const steps: Sample[] = [];
+    const logger = {
+      info: () => {},
+      warn: () => {},
+      error: (m: string) => process.stderr.write(`${m}\n`),
+    };
+    const loop = runWorkerLoop({
+      source: new SqsJobSource(new SqsJobReceiver(sqs), queues.jobsQueueUrl, logger, 1),
+      process: async (job: Job, signal, deadline) => {
+        const start = mark();
+        await processJob(job, signal, { deadline });
+        if (job.type === 'agent_step') steps.push(since(start));
+      },
+      isRetryable: (e) => e instanceof ConcurrentUpdateError,
+      logger,
+      signal: stop.signal,
+    });
+    const replies = new DynamoReplyStore(table);
+    const before = { ...requests, jobs: 0 };
+    for (let c = 0; c < CONVERSATIONS; c++) {
+      const id = `stack-${c}`;
+      const job: Job = {
+        type: 'user_message',
+        id,
+        conversation_id: id,
+        turn_id: id,
+        text: 'go',
+        channel: 'rest',
+      };
+      await runtime.deps.queue.enqueue([job]);
+      while (!(await replies.read(id, id)).settled) await new Promise((r) => setTimeout(r, 5));
+    }
+    stop.abort();
+    await loop;
+    // Each run: ITERATIONS iterations of two steps, then the step that completes it.
+    const iterations: Sample[] = [];
+    for (let c = 0; c < CONVERSATIONS; c++) {
+      const run = steps.slice(c * (2 * ITERATIONS + 2), (c + 1) * (2 * ITERATIONS + 2));
+      for (let i = 0; i < ITERATIONS; i++) {
+        const [model, tools] = [run[2 * i], run[2 * i + 1]];
+        if (model && tools)
+          iterations.push({
+            wallMs: model.wallMs + tools.wallMs,
+            cpuMs: model.cpuMs + tools.cpuMs,
+          });
+      }
+    }
+    const total = CONVERSATIONS * ITERATIONS;
+    return {
+      ...summary(iterations),
+      stepJobsPerRun: steps.length / CONVERSATIONS,
+      perIteration: {
+        note: 'whole conversations (the turn that starts the run and the step that ends it included) divided by their iterations',
+        dynamoRequests: round((requests.dynamo - before.dynamo) / total, 2),
+        storeReads: round(meter.reads / total, 2),
+        storeWrites: round(meter.writes / total, 2),
+        sqsRequests: round((requests.sqs - before.sqs) / total, 2),
+      },
+    };
+  } finally {
+    stop.abort();
+    await gateway.close();
+    dynamo.destroy();
+    sqs.destroy();
+    await Promise.all([dynalite.close(), fauxqs.close()]);
+  }
+}
+
+/**
+ * Switchboard's cost per ReAct iteration (one model call and the tool call it asked for) against
+ * a model and an MCP server that answer at once, in a child process (so their CPU is not counted
+ * and each loop pays the same two loopback round trips): (a) its runner in process, beside the
+ * loop written by hand on the openai and MCP SDKs and the same loop run by @openai/agents; (b) on
+ * the local stack with the emulators (their CPU included), with DynamoDB and SQS requests.
+ */
+export async function reactBenchmark(): Promise<Record<string, unknown>> {
+  const peers = await startPeers();
+  const { assistant, dir } = await benchAssistant(peers.mcpUrl);
+  try {
+    // A conversation each first, unmeasured, so that every loop runs warm.
+    const handWritten = summary((await handWrittenLoop(peers)).slice(ITERATIONS));
+    const inProcess = summary((await switchboardInProcess(peers, assistant)).slice(ITERATIONS));
+    const agentsSdk = summary((await openAiAgentsLoop(peers)).slice(ITERATIONS));
+    const onStack = await switchboardOnStack(peers, assistant);
+    return {
+      iterationsPerConversation: ITERATIONS,
+      handWrittenLoop: handWritten,
+      switchboardInProcess: inProcess,
+      openaiAgents: agentsSdk,
+      medianOverHandWrittenMs: round(inProcess.wallMedianMs - handWritten.wallMedianMs),
+      switchboardOnLocalStack: onStack,
+    };
+  } finally {
+    peers.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
