@@ -34,17 +34,40 @@ interface ZonedParts {
   readonly offsetMinutes: number;
 }
 
+// Building a formatter costs far more than using one: they are kept, per zone (and locale).
+const partFormats = new Map<string, Intl.DateTimeFormat>();
+const nameFormats = new Map<string, Intl.DateTimeFormat>();
+
+function partFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = partFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    partFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+function nameFormat(locale: string, timeZone: string): Intl.DateTimeFormat {
+  const key = `${locale} ${timeZone}`;
+  let format = nameFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' });
+    nameFormats.set(key, format);
+  }
+  return format;
+}
+
 function zonedParts(epochMs: number, timeZone: string): ZonedParts {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
+  const format = partFormat(timeZone);
   const parts = Object.fromEntries(
     format.formatToParts(new Date(epochMs)).map((p) => [p.type, p.value]),
   );
@@ -111,10 +134,7 @@ export class TemplateDateTime {
    */
   tzname(): string {
     for (const locale of ABBREVIATION_LOCALES) {
-      const name = new Intl.DateTimeFormat(locale, {
-        timeZone: this.timeZone,
-        timeZoneName: 'short',
-      })
+      const name = nameFormat(locale, this.timeZone)
         .formatToParts(new Date(this.epochMs))
         .find((p) => p.type === 'timeZoneName')?.value;
       if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
