@@ -1,4 +1,4 @@
-import type { AgentInput, AgentInputSlot } from '../assistant/index.js';
+import { type AgentInput, type AgentInputSlot, BUILTIN_SLOTS } from '../assistant/index.js';
 import type { TurnContext } from './context.js';
 import type { AgentFrame } from './frames.js';
 import type { HistoryEntry } from './state.js';
@@ -8,15 +8,21 @@ export function transcript(history: readonly HistoryEntry[]): string {
   return history.map((m) => `${m.role === 'user' ? 'USER' : 'AI'}: ${m.text}`).join('\n');
 }
 
-/** What a sub agent receives: the message, the project's slots, recent history and metadata. */
+/**
+ * What a sub agent receives: the message, the project's slots (not the patterns'), recent
+ * history and metadata.
+ */
 export function buildAgentInput(ctx: TurnContext, frame: AgentFrame): AgentInput {
   const state = ctx.turn.snapshot();
-  const slots: AgentInputSlot[] = Object.entries(ctx.model.assistant.slots).map(([name, slot]) => ({
-    name,
-    value: state.slots[name] ?? null,
-    type: slot.type,
-    ...(slot.values ? { allowedValues: [...slot.values] } : {}),
-  }));
+  // The project's slots; the patterns' own (such as `continue_interrupted`) are not the agent's.
+  const slots: AgentInputSlot[] = Object.entries(ctx.model.assistant.slots)
+    .filter(([name]) => !(name in BUILTIN_SLOTS))
+    .map(([name, slot]) => ({
+      name,
+      value: state.slots[name] ?? null,
+      type: slot.type,
+      ...(slot.values ? { allowedValues: [...slot.values] } : {}),
+    }));
   return {
     id: `${state.sender_id}:${frame.frame_id}:${state.event_count}`,
     // A resumed agent did not receive the message that resumed it (the yes to go back).
@@ -26,6 +32,7 @@ export function buildAgentInput(ctx: TurnContext, frame: AgentFrame): AgentInput
     events: state.recent_events.map((e) => ({ ...e })),
     metadata: {
       sender_id: state.sender_id,
+      conversation_id: state.sender_id,
       agent_id: frame.agent_id,
       flow_id: frame.flow_id,
       step_id: frame.step_id,

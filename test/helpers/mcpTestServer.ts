@@ -21,6 +21,11 @@ export interface TestMcpServer extends McpHost {
 }
 
 export interface TestMcpServerOptions {
+  /**
+   * Adds `together`, which answers `together` when a second call of it arrives while the first
+   * is in flight, and `alone` after two seconds without one: it shows whether calls overlap.
+   */
+  readonly rendezvous?: boolean;
   readonly sessions?: boolean;
   readonly port?: number;
   readonly authorize?: (request: IncomingMessage) => boolean;
@@ -38,6 +43,8 @@ export async function startTestMcpServer(
   const calls: ReceivedCall[] = [];
   const requests: Array<Record<string, string | string[] | undefined>> = [];
   const extraTools: string[] = [];
+  // Calls of `together` waiting for a partner, shared by the server instances of all requests.
+  const waiting: (() => void)[] = [];
   const servers = new Set<McpServer>();
   const record = (
     tool: string,
@@ -97,6 +104,32 @@ export async function startTestMcpServer(
         return { content: [{ type: 'text', text: 'it failed' }], isError: true };
       },
     );
+    if (options.rendezvous) {
+      server.registerTool(
+        'together',
+        { description: 'Tells whether another call of it overlapped.', inputSchema: {} },
+        async (args, extra) => {
+          record('together', args, extra);
+          const partner = waiting.shift();
+          if (partner) {
+            partner();
+            return { content: [{ type: 'text', text: 'together' }] };
+          }
+          const met = await new Promise<boolean>((resolve) => {
+            const release = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+            const timer = setTimeout(() => {
+              waiting.splice(waiting.indexOf(release), 1);
+              resolve(false);
+            }, 2000);
+            waiting.push(release);
+          });
+          return { content: [{ type: 'text', text: met ? 'together' : 'alone' }] };
+        },
+      );
+    }
     for (const name of extraTools) registerExtra(server, name);
     servers.add(server);
     return server;

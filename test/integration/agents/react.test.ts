@@ -24,7 +24,7 @@ const AGENTS_MODULE = fileURLToPath(new URL('../../../src/agents/index.ts', impo
 
 let mcp: TestMcpServer;
 beforeAll(async () => {
-  mcp = await startTestMcpServer();
+  mcp = await startTestMcpServer({ rendezvous: true });
 });
 afterAll(async () => {
   await mcp.close();
@@ -266,6 +266,7 @@ describe('ReAct sub agents', () => {
       'echo',
       'fail',
       'task_completed',
+      'together',
     ]);
     expect(first.tool_choice).toBe('auto');
     expect(sent(0)[0]).toMatchObject({
@@ -672,5 +673,32 @@ describe('ReAct sub agents', () => {
     model.reply('Which numbers?');
     await say(rt, 'collected', 'add', 'start flow research');
     expect(request(0)).toMatchObject({ stream: false });
+  }, 30_000);
+
+  it('runs the tool calls of one answer at the same time', async () => {
+    const rt = await agentRuntime();
+    model.reply(
+      {
+        toolCalls: [
+          { name: 'together', arguments: {} },
+          { name: 'together', arguments: {} },
+        ],
+      },
+      { text: 'Both done.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+    );
+    expect(await say(rt, 'parallel', 'do both', 'start flow research')).toContain('Both done.');
+    expect(
+      sent(1)
+        .filter((m) => m.role === 'tool')
+        .map((m) => m.content),
+    ).toEqual(['together', 'together']);
+  }, 30_000);
+
+  it('fails the flow once a model that stays unavailable has had its retries', async () => {
+    const rt = await agentRuntime();
+    model.reply({ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 });
+    expect(await say(rt, 'down', 'go', 'start flow research')).toEqual([INTERNAL_ERROR]);
+    expect(model.requests).toHaveLength(4);
+    model.verify();
   }, 30_000);
 });

@@ -385,6 +385,11 @@ describe('DialogueEngine with sub agents', () => {
     expect(second?.input.conversationHistory).toBe(
       'USER: research cars\nAI: What should I research?\nUSER: electric SUVs',
     );
+    // The project's slots reach the agent; the patterns' own do not.
+    const names = first?.input.slots.map((slot) => slot.name) ?? [];
+    expect(names.length).toBeGreaterThan(0);
+    expect(names).not.toContain('continue_interrupted');
+    expect(first?.input.metadata).toMatchObject({ sender_id: 'tester', conversation_id: 'tester' });
     expect(c.trace('agent_started', 'agent_completed')).toEqual([
       'agent_started:researcher',
       'agent_completed:researcher',
