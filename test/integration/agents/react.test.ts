@@ -659,6 +659,8 @@ describe('ReAct sub agents', () => {
       turnId: job.turn_id,
       channel: 'livechat',
     });
+    // The agent's steps keep the conversation on the channel the user wrote on.
+    expect((await rt.store.load('live'))?.channel).toBe('livechat');
     const delivered = batches.flatMap((b) => b.messages.map((m) => m.message.text));
     expect(delivered).toEqual([
       'Let me add that up.',

@@ -5,6 +5,7 @@ import { conversationKey, runKey } from '../../../src/adapters/aws/dynamoKeys.js
 import { readTracker } from '../../../src/channels/tracker.js';
 import {
   type AgentRunner,
+  type ConversationStore,
   type Job,
   processJob,
   RunState,
@@ -287,6 +288,8 @@ describe('durable agent runs', () => {
     ).toEqual([
       "researcher is still working on your request. I'll let you know as soon as it's done.",
     ]);
+    // The first turn still waits for the run: the second message does not end it.
+    expect((await rt.replies.read('busy', first.turn_id)).settled).toBe(false);
   });
 
   it('retry a failing step with backoff, then fail the flow', async () => {
@@ -319,6 +322,36 @@ describe('durable agent runs', () => {
     expect(await processJob(firstStep as Job, rt.deps, NEVER)).toBe('stale');
     expect(runner.calls).toBe(0);
     expect(runId).toMatch(/^run-/);
+  });
+
+  it('cancel a flow whose run record is gone or unreadable, and let a failing store through', async () => {
+    const runner = countingRunner(5);
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const cancel = async (conversation: string, store: ConversationStore) => {
+      rt.llm.reply('start flow research', 'cancel flow');
+      await processJob(userMessage(conversation, 'research'), rt.deps, NEVER);
+      return processJob(userMessage(conversation, 'stop it'), { ...rt.deps, store }, NEVER);
+    };
+    expect(
+      await cancel('cancel-gone', storeWith(rt.store, { loadRun: async () => undefined })),
+    ).toBe('done');
+    expect((await rt.store.load('cancel-gone'))?.runs).toEqual({});
+    const unreadable = storeWith(rt.store, {
+      loadRun: async (conversationId, runId, jobId) => ({
+        runId,
+        jobId,
+        agentId: 'researcher',
+        data: { version: 99 },
+      }),
+    });
+    expect(await cancel('cancel-bad', unreadable)).toBe('done');
+    expect((await rt.store.load('cancel-bad'))?.state.stack).toEqual([]);
+    const failing = storeWith(rt.store, {
+      loadRun: async () => {
+        throw new Error('throttled');
+      },
+    });
+    await expect(cancel('cancel-down', failing)).rejects.toThrow('throttled');
   });
 
   it('ignore a late duplicate of an earlier step', async () => {
@@ -422,6 +455,9 @@ describe('durable agent runs', () => {
     expect(
       (await rt.replies.read('future', job.turn_id)).messages.map((m) => m.message.text),
     ).toEqual([INTERNAL_ERROR]);
+    expect(await internalErrorReasons(rt, 'future')).toEqual([
+      `the agent's run cannot go on: the record of run ${runId} cannot be read: version 99 is not supported (this build reads version 1)`,
+    ]);
     const after = await rt.store.load('future');
     expect(after?.state.stack).toEqual([]);
     expect(after?.runs).toEqual({});
