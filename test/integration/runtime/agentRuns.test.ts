@@ -337,7 +337,7 @@ describe('durable agent runs', () => {
     ).toBe('done');
     expect((await rt.store.load('cancel-gone'))?.runs).toEqual({});
     const unreadable = storeWith(rt.store, {
-      loadRun: async (conversationId, runId, jobId) => ({
+      loadRun: async (_conversationId, runId, jobId) => ({
         runId,
         jobId,
         agentId: 'researcher',
