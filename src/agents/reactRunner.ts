@@ -565,7 +565,10 @@ class Iteration implements AgentStep {
     });
     return [
       { role: 'system', content: system },
-      ...historyMessages(this.data.input, this.config.name, this.data.restarted),
+      ...historyMessages(this.data.input, this.config.name, {
+        restarted: this.data.restarted,
+        resumed: this.data.resumed,
+      }),
     ];
   }
 

@@ -144,10 +144,27 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
       return answer(message?.content ?? '', toolCallsOf(message?.tool_calls ?? []), parsed.usage);
     }
     const onTextDelta = request.onTextDelta;
+    // The SDK's timeout ends once the headers arrive: the body of a stream has its own timer,
+    // and an abort, which the SDK's stream swallows, is checked after reading it.
+    const left = this.timeoutUntil(request.deadline);
+    const timer = left !== undefined && left > 0 ? AbortSignal.timeout(left) : undefined;
+    const parts = [request.signal, timer].filter((s): s is AbortSignal => s !== undefined);
+    const signal = parts.length > 0 ? AbortSignal.any(parts) : undefined;
+    const stopped = () => {
+      if (request.signal?.aborted) throw request.signal.reason;
+      if (timer?.aborted) {
+        throw new LlmRequestError(`${this.describe()} timed out while streaming its answer`, {
+          transient: true,
+        });
+      }
+    };
     const stream = await this.send(
       { ...body, stream: true, stream_options: { include_usage: true } },
-      request,
-    );
+      { ...request, ...(signal ? { signal } : {}) },
+    ).catch((error: unknown) => {
+      stopped();
+      throw error;
+    });
     let content = '';
     const calls: { id?: string; name?: string; arguments: string }[] = [];
     let usage: z.infer<typeof WireUsage>;
@@ -161,19 +178,23 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
           onTextDelta(delta.content);
         }
         for (const part of delta?.tool_calls ?? []) {
-          const index = part.index ?? 0;
-          const call = calls[index] ?? { arguments: '' };
-          calls[index] = call;
+          const call = callFor(calls, part.index, part.id);
           if (part.id) call.id = part.id;
           if (part.function?.name) call.name = (call.name ?? '') + part.function.name;
           call.arguments += part.function?.arguments ?? '';
         }
       }
     } catch (error) {
-      if (request.signal?.aborted) throw request.signal.reason;
+      stopped();
       if (error instanceof LlmRequestError) throw error;
-      throw this.requestError(error);
+      // A stream that broke off (a dropped connection, an error event) may work on another try.
+      const detail = this.redact(error instanceof Error ? error.message : String(error));
+      throw new LlmRequestError(`${this.describe()} failed while streaming: ${detail}`, {
+        cause: error,
+        transient: true,
+      });
     }
+    stopped();
     return answer(content, toolCallsOf(calls.filter((c) => c !== undefined).map(wireCall)), usage);
   }
 
@@ -215,6 +236,7 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
     if (parsed.success) return parsed.data;
     throw new LlmRequestError(`${this.describe()} answered with an unexpected response body`, {
       cause: parsed.error,
+      transient: false,
     });
   }
 
@@ -306,10 +328,31 @@ function wireCall(call: { id?: string; name?: string; arguments: string }) {
   return { id: call.id, function: { name: call.name, arguments: call.arguments } };
 }
 
-/** Tool calls of an answer; a call without an id gets one, a call without a name is kept nameless. */
+/**
+ * The call a streamed fragment belongs to: by its index; without one, a new call when it brings
+ * a new id, else the last call.
+ */
+function callFor(
+  calls: { id?: string; name?: string; arguments: string }[],
+  index: number | null | undefined,
+  id: string | null | undefined,
+): { id?: string; name?: string; arguments: string } {
+  const last = calls.at(-1);
+  const at =
+    index ??
+    (last === undefined || (id && last.id && last.id !== id) ? calls.length : calls.length - 1);
+  const call = calls[at] ?? { arguments: '' };
+  calls[at] = call;
+  return call;
+}
+
+/**
+ * Tool calls of an answer; a call without an id gets '' (the caller names it uniquely), a call
+ * without a name is kept nameless.
+ */
 function toolCallsOf(calls: readonly z.infer<typeof WireToolCall>[]): ToolCall[] {
-  return calls.map((call, i) => ({
-    id: call.id ?? `call_${i}`,
+  return calls.map((call) => ({
+    id: call.id ?? '',
     name: call.function?.name ?? '',
     arguments: call.function?.arguments ?? '',
   }));

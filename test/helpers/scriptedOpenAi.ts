@@ -24,6 +24,8 @@ export type ScriptedReply =
       readonly text?: string;
       readonly toolCalls?: readonly ScriptedToolCall[];
       readonly delayMs?: number;
+      /** In a stream: waits this long after the first piece of text before the rest. */
+      readonly stallMs?: number;
     }
   | { readonly status: number; readonly message?: string; readonly delayMs?: number };
 
@@ -149,7 +151,23 @@ export class ScriptedOpenAi {
     const id = `chatcmpl-scripted-${++this.nextId}`;
     const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
     if (stream) {
-      sendStream(res, id, text, toolCalls, finishReason, includeUsage);
+      const stallMs = typeof reply === 'string' ? 0 : (reply.stallMs ?? 0);
+      const later = (fn: () => void) => {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          if (!res.destroyed) fn();
+        }, stallMs);
+        this.timers.add(timer);
+      };
+      sendStream(
+        res,
+        id,
+        text,
+        toolCalls,
+        finishReason,
+        includeUsage,
+        stallMs > 0 ? later : undefined,
+      );
       return;
     }
     sendJson(res, 200, {
@@ -200,6 +218,8 @@ function sendStream(
   toolCalls: readonly WireToolCall[],
   finishReason: string,
   includeUsage: boolean,
+  /** Given: runs the rest of the stream later, after the first piece of text. */
+  stall?: (rest: () => void) => void,
 ): void {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: object, finish: string | null = null) =>
@@ -212,28 +232,41 @@ function sendStream(
     })}\n\n`;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(chunk({ role: 'assistant', content: '' }));
-  if (text) {
-    for (const piece of halves(text)) res.write(chunk({ content: piece }));
+  const [head, tail] = halves(text ?? '');
+  if (head) res.write(chunk({ content: head }));
+  const rest = () => {
+    if (tail) res.write(chunk({ content: tail }));
+    finish();
+  };
+  if (stall) stall(rest);
+  else rest();
+
+  function finish() {
+    toolCalls.forEach((call, index) => {
+      const [first, second] = halves(call.arguments);
+      res.write(
+        chunk({
+          tool_calls: [
+            {
+              index,
+              id: call.id,
+              type: 'function',
+              function: { name: call.name, arguments: first },
+            },
+          ],
+        }),
+      );
+      if (second) res.write(chunk({ tool_calls: [{ index, function: { arguments: second } }] }));
+    });
+    res.write(chunk({}, finishReason));
+    if (includeUsage) {
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'scripted', choices: [], usage })}\n\n`,
+      );
+    }
+    res.end('data: [DONE]\n\n');
   }
-  toolCalls.forEach((call, index) => {
-    const [first, second] = halves(call.arguments);
-    res.write(
-      chunk({
-        tool_calls: [
-          { index, id: call.id, type: 'function', function: { name: call.name, arguments: first } },
-        ],
-      }),
-    );
-    if (second) res.write(chunk({ tool_calls: [{ index, function: { arguments: second } }] }));
-  });
-  res.write(chunk({}, finishReason));
-  if (includeUsage) {
-    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
-    res.write(
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'scripted', choices: [], usage })}\n\n`,
-    );
-  }
-  res.end('data: [DONE]\n\n');
 }
 
 function halves(text: string): [string, string] {

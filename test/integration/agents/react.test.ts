@@ -558,11 +558,13 @@ describe('ReAct sub agents', () => {
       'Research is over.',
       'Can I help you with anything else?',
     ]);
-    expect(
-      sent(1)
-        .filter((m) => m.role === 'user')
-        .at(-1),
-    ).toEqual({ role: 'user', content: 'use 5 and 5' });
+    // The held message answers the agent's question: it comes after it, and the pattern's
+    // acknowledgement is not taken for the agent's words.
+    expect(sent(1).slice(1)).toEqual([
+      { role: 'user', content: 'add some numbers' },
+      { role: 'assistant', content: 'Which numbers?' },
+      { role: 'user', content: 'use 5 and 5' },
+    ]);
     const users = (await rt.store.readEvents('held')).filter((e) => e.event.event === 'user');
     expect(users.map((e) => (e.event as { text: string }).text)).toEqual([
       'add some numbers',
@@ -606,6 +608,12 @@ describe('ReAct sub agents', () => {
     expect(rt.llm.prompts).toHaveLength(2);
     const system = sent(2)[0]?.content as string;
     expect(system).toContain('Before that, you had asked: Which two numbers?');
+    // The answer that resumed the agent is not the user's message to it.
+    expect(JSON.stringify(sent(2))).not.toContain('continue_interrupted');
+    expect(sent(2).at(-1)).toMatchObject({
+      role: 'assistant',
+      content: 'Shall we get back to research?',
+    });
   }, 30_000);
 
   it('starts afresh when restarted, with the previous run fenced off in the history', async () => {

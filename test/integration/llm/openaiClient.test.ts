@@ -412,6 +412,39 @@ describe('OpenAiChatModel tool calling', () => {
     });
   });
 
+  it('rejects with the reason of an abort that comes while the answer streams, not with a part of it', async () => {
+    server.reply({ text: 'I will refund your order', stallMs: 5_000 });
+    const stop = new AbortController();
+    const reason = new Error('the job was stopped');
+    const deltas: string[] = [];
+    const pending = model().chat({
+      messages: HELLO,
+      onTextDelta: (delta) => {
+        deltas.push(delta);
+        stop.abort(reason);
+      },
+      signal: stop.signal,
+    });
+    await expect(pending).rejects.toBe(reason);
+    expect(deltas).toEqual(['I will refun']);
+  });
+
+  it('ends a stream that outlasts the deadline with LlmRequestError worth another try', async () => {
+    server.reply({ text: 'Slowly, slowly', stallMs: 5_000 });
+    const error = await model()
+      .chat({ messages: HELLO, onTextDelta: () => {}, deadline: Date.now() + 300 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect(error).toMatchObject({ transient: true });
+    expect((error as Error).message).toMatch(/timed out while streaming/);
+  });
+
+  it('gives calls without an id none, so that the caller names them', async () => {
+    server.reply({ toolCalls: [{ id: '', name: 'add', arguments: {} }] });
+    const answer = await model().chat({ messages: HELLO, tools: [ADD] });
+    expect(answer.toolCalls).toEqual([{ id: '', name: 'add', arguments: '{}' }]);
+  });
+
   it('reports a refused streamed call as LlmRequestError worth another try, with its status', async () => {
     server.reply({ status: 429 });
     const error = await model()
