@@ -33,8 +33,9 @@ export {
   type ReactAgentClass,
 } from './reactAgent.js';
 export {
+  fitRecord,
   MAX_MODEL_CALLS,
-  MAX_RUN_TOOL_TEXT,
+  MAX_RUN_BYTES,
   OMITTED_RESULT,
   ReactRunData,
   ReactRunner,

@@ -17,6 +17,10 @@ export interface AgentToolContext {
    * returned merged in: backend-only data the model never sees.
    */
   readonly metadata: Readonly<Record<string, unknown>>;
+  /** Aborts when the job stops; the call is also cut off at `tool_timeout` and the deadline. */
+  readonly signal: AbortSignal;
+  /** The same when the step runs again (a lost commit, a retry): lets a backend drop a repeat. */
+  readonly idempotencyKey: string;
 }
 
 /** A tool written in TypeScript: an OpenAI function definition and the function that runs it. */

@@ -11,6 +11,7 @@ import {
   type AgentOutput,
   AgentSlotEvent,
   type Assistant,
+  BUILTIN_SLOTS,
   conditionHolds,
   type LlmConfig,
   type ReactSubAgent,
@@ -23,7 +24,12 @@ import {
   type ToolChatPort,
   type ToolDefinition,
 } from '../llm/index.js';
-import { type McpAgentTools, McpUnavailableError, runPreCallHook } from '../mcp/index.js';
+import {
+  MAX_TOOL_RESULT_CHARS,
+  type McpAgentTools,
+  McpUnavailableError,
+  runPreCallHook,
+} from '../mcp/index.js';
 import type { AgentRunner, StepContext, StepResult } from '../runtime/index.js';
 import {
   exitSlots,
@@ -34,7 +40,13 @@ import {
 } from './builtinTools.js';
 import { historyMessages } from './history.js';
 import { agentTemplate, renderPrompt } from './prompts.js';
-import type { AgentStep, AgentStepPhase, AgentStepResult, AgentToolResult } from './protocol.js';
+import type {
+  AgentStep,
+  AgentStepPhase,
+  AgentStepResult,
+  AgentToolResult,
+  CustomToolDefinition,
+} from './protocol.js';
 import {
   type McpBaseAgent,
   McpOpenAgent,
@@ -44,8 +56,8 @@ import {
 
 /** Model calls one run may make before it is stopped as a runaway loop. */
 export const MAX_MODEL_CALLS = 30;
-/** Characters of stored tool results a run keeps; older results are left out beyond it. */
-export const MAX_RUN_TOOL_TEXT = 200_000;
+/** Bytes a run's data may take in its record (a store item holds 400 KB); see `fitRecord`. */
+export const MAX_RUN_BYTES = 300_000;
 /** What replaces a tool result left out to keep a run's record small. */
 export const OMITTED_RESULT = '[this earlier tool result was left out to keep the run small]';
 
@@ -76,8 +88,7 @@ export const ReactRunData = z.object({
   completedWith: z.string().optional(),
   /** Whether the next step is the closing call `task_completed` without text needs. */
   closing: z.boolean().optional(),
-  /** Slots the run set so far, and the events that set them (returned with the output). */
-  slots: z.record(z.string(), z.unknown()),
+  /** The slot events of the run so far, one per slot (returned with the output). */
   events: z.array(AgentSlotEvent),
   results: z.array(ToolResultRecord),
 });
@@ -120,7 +131,6 @@ export class ReactRunner implements AgentRunner<ReactRunData> {
       restarted: invocation.restarted,
       modelCalls: 0,
       messages: [],
-      slots: {},
       events: [],
       results: [],
     };
@@ -181,7 +191,15 @@ export class ReactRunner implements AgentRunner<ReactRunData> {
         return { data, next: { type: 'retry', reason: error.message } };
       return fatal(run, error instanceof Error ? error.message : String(error));
     }
-    const next = iteration.data;
+    if (!iteration.ran && !result.output) {
+      return fatal(run, `sendMessage of ${config.name} neither ran the step nor ended the run`);
+    }
+    let next: ReactRunData;
+    try {
+      next = fitRecord(iteration.data);
+    } catch (error) {
+      return fatal(run, error instanceof Error ? error.message : String(error));
+    }
     const messages = [...result.messages];
     if (result.output)
       return { data: next, messages, next: { type: 'done', output: result.output } };
@@ -215,6 +233,8 @@ class Iteration implements AgentStep {
   readonly modelCalls: number;
   readonly first: boolean;
   data: ReactRunData;
+  /** Whether `run` was called: a `sendMessage` that neither runs the step nor ends the run stalls it. */
+  ran = false;
 
   constructor(
     private readonly options: ReactRunnerOptions,
@@ -231,6 +251,7 @@ class Iteration implements AgentStep {
   }
 
   async run(): Promise<AgentStepResult> {
+    this.ran = true;
     switch (this.phase) {
       case 'tools':
         return this.runTools();
@@ -244,7 +265,8 @@ class Iteration implements AgentStep {
   private get scope() {
     const slots: Record<string, unknown> = {};
     for (const slot of this.data.input.slots) slots[slot.name] = slot.value;
-    return { ...slots, ...this.data.slots };
+    for (const event of this.data.events) slots[event.name] = event.value;
+    return slots;
   }
 
   private get model(): ToolChatPort {
@@ -262,8 +284,10 @@ class Iteration implements AgentStep {
       toolChoice: 'auto',
       signal: this.context.signal,
       ...(this.context.deadline !== undefined ? { deadline: this.context.deadline } : {}),
-      ...this.streaming(),
+      // Text that comes with tool calls is shown only as a filler: without fillers, no preview.
+      ...(this.config.configuration.enable_filler_messages ? this.streaming() : {}),
     });
+    if (this.context.signal.aborted) throw this.context.signal.reason;
     const content = answer.content.trim();
     this.data = { ...this.data, modelCalls: this.data.modelCalls + 1 };
     if (answer.toolCalls.length === 0) {
@@ -313,6 +337,7 @@ class Iteration implements AgentStep {
       ...(this.context.deadline !== undefined ? { deadline: this.context.deadline } : {}),
       ...this.streaming(),
     });
+    if (this.context.signal.aborted) throw this.context.signal.reason;
     this.data = { ...this.data, modelCalls: this.data.modelCalls + 1, closing: false };
     const content = answer.content.trim();
     return {
@@ -334,7 +359,7 @@ class Iteration implements AgentStep {
     });
     this.data = {
       ...this.data,
-      messages: boundToolText(messages),
+      messages,
       results: [
         ...this.data.results,
         ...calls.map((call, i) => ({
@@ -345,8 +370,7 @@ class Iteration implements AgentStep {
       ],
     };
     delete this.data.pending;
-    const events = await this.agent.processToolOutput(current, this.cumulative(current));
-    for (const event of events) this.setSlot(event.name, event.value);
+    this.applyHookEvents(await this.agent.processToolOutput(current, this.cumulative(current)));
 
     if (this.agent.kind === 'task' && this.exitConditionsHold()) {
       return { messages: [], output: this.output('completed', {}) };
@@ -364,6 +388,8 @@ class Iteration implements AgentStep {
   }
 
   private async runTool(call: ToolCall, iteration: number): Promise<AgentToolResult> {
+    // Stable across retries of this step: the run, the model call and the call's id.
+    const callKey = `${this.context.runId}#${iteration}#${call.id}`;
     const error = (message: string): AgentToolResult => ({
       toolName: call.name,
       isError: true,
@@ -390,15 +416,14 @@ class Iteration implements AgentStep {
         return this.setSlotTool(call, slot, args);
     }
     const custom = this.agent.getCustomToolDefinitions().find((t) => t.function.name === call.name);
-    if (custom) return this.customTool(custom, call, args);
+    if (custom) return this.customTool(custom, call, args, callKey);
     const outcome = await this.options.tools(this.config).call(
       {
         toolName: call.name,
         arguments: args,
         senderId: this.senderId,
         slots: this.scope,
-        // Stable across retries of this step: the run, the model call and the call's place.
-        callKey: `${this.context.runId}#${iteration}#${call.id}`,
+        callKey,
       },
       {
         signal: this.context.signal,
@@ -445,14 +470,10 @@ class Iteration implements AgentStep {
   }
 
   private async customTool(
-    tool: {
-      toolExecutor: (
-        args: Readonly<Record<string, unknown>>,
-        context: { metadata: Readonly<Record<string, unknown>> },
-      ) => unknown;
-    },
+    tool: CustomToolDefinition,
     call: ToolCall,
     args: Record<string, unknown>,
+    callKey: string,
   ): Promise<AgentToolResult> {
     let extra: Readonly<Record<string, unknown>>;
     try {
@@ -469,17 +490,28 @@ class Iteration implements AgentStep {
       };
     }
     const metadata = { ...structuredClone(this.data.input.metadata), ...extra };
-    const timeoutMs =
-      this.config.configuration.tool_timeout && this.config.configuration.tool_timeout * 1000;
+    const { tool_timeout: toolTimeout } = this.config.configuration;
+    const toolDeadline = toolTimeout === undefined ? undefined : Date.now() + toolTimeout * 1000;
+    const deadline = earliest(this.context.deadline, toolDeadline);
     try {
-      const answer = await withTimeout(
-        Promise.resolve(tool.toolExecutor(args, { metadata })),
-        timeoutMs,
-        `the tool ${call.name} took longer than its tool_timeout of ${this.config.configuration.tool_timeout} s`,
+      const answer = await withDeadline(
+        Promise.resolve(
+          tool.toolExecutor(args, {
+            metadata,
+            signal: this.context.signal,
+            idempotencyKey: callKey,
+          }),
+        ),
+        deadline,
+        this.context.signal,
+        toolDeadline !== undefined && deadline === toolDeadline
+          ? `the tool ${call.name} took longer than its tool_timeout of ${toolTimeout} s`
+          : `the tool ${call.name} did not answer before the step's deadline`,
       );
-      return toolResultOf(call.name, answer);
+      const result = toolResultOf(call.name, answer);
+      return result.result === undefined ? result : { ...result, result: cutText(result.result) };
     } catch (cause) {
-      if (this.context.signal.aborted) throw cause;
+      if (this.context.signal.aborted) throw this.context.signal.reason;
       return {
         toolName: call.name,
         isError: true,
@@ -491,9 +523,31 @@ class Iteration implements AgentStep {
   private setSlot(name: string, value: unknown): void {
     this.data = {
       ...this.data,
-      slots: { ...this.data.slots, [name]: value },
       events: [...this.data.events.filter((e) => e.name !== name), { event: 'slot', name, value }],
     };
+  }
+
+  /** Applies the slot events `processToolOutput` returned; one that is not valid ends the run. */
+  private applyHookEvents(events: unknown): void {
+    const hook = `processToolOutput of ${this.config.name}`;
+    if (!Array.isArray(events))
+      throw new Error(`${hook} returned ${typeof events}, not a list of slot events`);
+    for (const raw of events) {
+      const event = AgentSlotEvent.safeParse(raw);
+      if (!event.success) {
+        throw new Error(
+          `${hook} returned an event that is not { event: 'slot', name, value }: ${JSON.stringify(raw)?.slice(0, 200)}`,
+        );
+      }
+      const { name, value } = event.data;
+      const definition = this.options.assistant.slots[name];
+      if (!definition || name in BUILTIN_SLOTS)
+        throw new Error(`${hook} set ${name}, which is not a slot of the project`);
+      const coerced = coerceSlotValue(value, definition);
+      if (!coerced.ok)
+        throw new Error(`${hook} set ${name} to a value that does not fit it: ${coerced.reason}`);
+      this.setSlot(name, coerced.value);
+    }
   }
 
   private exitConditionsHold(): boolean {
@@ -644,33 +698,60 @@ function toolResultOf(toolName: string, answer: unknown): AgentToolResult {
   };
 }
 
-/** Leaves out the oldest tool results once the run's tool text passes its bound. */
-function boundToolText(messages: ToolChatMessage[]): ToolChatMessage[] {
-  let total = 0;
-  for (const m of messages) if (m.role === 'tool') total += m.content.length;
-  if (total <= MAX_RUN_TOOL_TEXT) return messages;
-  return messages.map((m) => {
-    if (m.role !== 'tool' || total <= MAX_RUN_TOOL_TEXT || m.content === OMITTED_RESULT) return m;
-    total -= m.content.length - OMITTED_RESULT.length;
-    return { ...m, content: OMITTED_RESULT };
-  });
+/**
+ * The run's data, small enough for its record: the oldest tool results are left out first; a run
+ * whose record still outgrows the bound (huge answers or slot values) cannot go on.
+ */
+export function fitRecord(data: ReactRunData): ReactRunData {
+  const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+  let size = bytes(data);
+  if (size <= MAX_RUN_BYTES) return data;
+  const messages = [...data.messages];
+  for (let i = 0; i < messages.length && size > MAX_RUN_BYTES; i++) {
+    const message = messages[i];
+    if (message?.role !== 'tool' || message.content === OMITTED_RESULT) continue;
+    size -= bytes(message.content) - bytes(OMITTED_RESULT);
+    messages[i] = { ...message, content: OMITTED_RESULT };
+  }
+  const fitted = { ...data, messages };
+  if (bytes(fitted) > MAX_RUN_BYTES) {
+    throw new Error(
+      `the run's data outgrew ${MAX_RUN_BYTES} bytes even without its earlier tool results (the model's answers or the slots set are too large)`,
+    );
+  }
+  return fitted;
 }
 
-async function withTimeout<T>(
+/** `promise`, or a rejection once `deadline` passes or `signal` aborts, whichever comes first. */
+async function withDeadline<T>(
   promise: Promise<T>,
-  ms: number | undefined,
+  deadline: number | undefined,
+  signal: AbortSignal,
   message: string,
 ): Promise<T> {
-  if (ms === undefined) return promise;
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   try {
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(message)), ms);
+        if (deadline !== undefined) {
+          timer = setTimeout(() => reject(new Error(message)), Math.max(0, deadline - Date.now()));
+        }
+        onAbort = () => reject(signal.reason);
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
       }),
     ]);
   } finally {
     clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** A custom tool's result as long as an MCP tool's may be. */
+function cutText(text: string): string {
+  return text.length > MAX_TOOL_RESULT_CHARS
+    ? `${text.slice(0, MAX_TOOL_RESULT_CHARS)}… [cut at ${MAX_TOOL_RESULT_CHARS} characters]`
+    : text;
 }

@@ -198,7 +198,12 @@ export class DialogueEngine {
         result.state,
         message,
         ports,
-        { ...options, retryUnavailable: false },
+        {
+          ...options,
+          retryUnavailable: false,
+          // Each held message is a turn of its own: its tool calls get keys of their own.
+          ...(options.callKey !== undefined ? { callKey: `${options.callKey}/held${i}` } : {}),
+        },
         false,
       );
       result.state = next.state;

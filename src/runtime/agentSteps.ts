@@ -110,6 +110,7 @@ export async function runAgentStep(
               turnId: run.turnId,
               channel,
               runId: job.run_id,
+              stepId: job.id,
               delta,
             })
             .catch(() => undefined);

@@ -116,6 +116,11 @@ export interface TextPreview {
   readonly channel: string;
   /** The agent run the text belongs to. */
   readonly runId: string;
+  /**
+   * The step (job) writing it: a step run again after a failure starts its text over with the
+   * same id, so a channel can drop what it showed for it.
+   */
+  readonly stepId: string;
   /** The next piece of the text. */
   readonly delta: string;
 }

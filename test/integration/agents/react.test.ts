@@ -68,6 +68,14 @@ responses:
     steps:
       - call: concierge
       - action: utter_dealer
+  stall:
+    description: Stall.
+    steps:
+      - call: staller
+  sloppy_flow:
+    description: Be sloppy.
+    steps:
+      - call: sloppy
   dawdle:
     description: Take time.
     steps:
@@ -95,10 +103,29 @@ connections:
   description: Looks tenants up.
 configuration:
   module: custom.agents.ConciergeAgent
+  tool_timeout: 1
 connections:
   mcp_servers:
     - name: tools
       include_tools: [echo]
+`,
+  'sub_agents/staller/config.yml': `agent:
+  name: staller
+  description: Never works.
+configuration:
+  module: custom.agents.StallingAgent
+connections:
+  mcp_servers:
+    - name: tools
+`,
+  'sub_agents/sloppy/config.yml': `agent:
+  name: sloppy
+  description: Sets slots it should not.
+configuration:
+  module: custom.agents.SloppyAgent
+connections:
+  mcp_servers:
+    - name: tools
 `,
   'sub_agents/slowpoke/config.yml': `agent:
   name: slowpoke
@@ -112,6 +139,18 @@ connections:
   'custom/agents.ts': `import { McpOpenAgent } from ${JSON.stringify(AGENTS_MODULE)};
 
 export const executed: string[] = [];
+
+export class StallingAgent extends McpOpenAgent {
+  async sendMessage() {
+    return { messages: [] };
+  }
+}
+
+export class SloppyAgent extends McpOpenAgent {
+  async processToolOutput() {
+    return [{ event: 'slot', name: 'no_such_slot', value: 1 }];
+  }
+}
 
 export class ConciergeAgent extends McpOpenAgent {
   async processInput(input) {
@@ -130,7 +169,12 @@ export class ConciergeAgent extends McpOpenAgent {
           executed.push('lookup_tenant');
           return {
             toolName: 'lookup_tenant',
-            result: JSON.stringify({ q: args.q, tenant: context.metadata.tenant, token: context.metadata.api_token === 'token-for-hooks' }),
+            result: JSON.stringify({
+              q: args.q,
+              tenant: context.metadata.tenant,
+              token: context.metadata.api_token === 'token-for-hooks',
+              keyed: typeof context.idempotencyKey === 'string' && context.signal instanceof AbortSignal,
+            }),
           };
         },
       },
@@ -142,6 +186,7 @@ export class ConciergeAgent extends McpOpenAgent {
         },
       },
       { ...definition('throws'), toolExecutor: async () => { throw new Error('the backend is down'); } },
+      { ...definition('hangs'), toolExecutor: () => new Promise(() => {}) },
       { ...definition('odd'), toolExecutor: async () => 42 },
     ];
   }
@@ -426,6 +471,7 @@ describe('ReAct sub agents', () => {
           { name: 'broken_meta', arguments: {} },
           { name: 'throws', arguments: {} },
           { name: 'odd', arguments: {} },
+          { name: 'hangs', arguments: {} },
         ],
       },
       { text: 'Done.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
@@ -440,6 +486,7 @@ describe('ReAct sub agents', () => {
     expect(tools.map((t) => t.function.name).sort()).toEqual([
       'broken_meta',
       'echo',
+      'hangs',
       'lookup_tenant',
       'odd',
       'task_completed',
@@ -451,12 +498,15 @@ describe('ReAct sub agents', () => {
     const results = sent(1)
       .filter((m) => m.role === 'tool')
       .map((m) => m.content);
-    expect(results[0]).toBe('{"q":"who","tenant":"acme","token":true}');
+    expect(results[0]).toBe('{"q":"who","tenant":"acme","token":true,"keyed":true}');
     expect(results[1]).toMatch(
       /^Error: .*buildCustomToolCallMetadata of concierge.*returned a string/,
     );
     expect(results[2]).toBe('Error: the tool throws failed: the backend is down');
     expect(results[3]).toMatch(/^Error: the tool odd returned something other than/);
+    expect(results[4]).toBe(
+      'Error: the tool hangs failed: the tool hangs took longer than its tool_timeout of 1 s',
+    );
     const custom = (await import(`${suite.assistant.projectDir}/custom/agents.ts`)) as {
       executed: string[];
     };
@@ -710,5 +760,25 @@ describe('ReAct sub agents', () => {
     expect(await say(rt, 'down', 'go', 'start flow research')).toEqual([INTERNAL_ERROR]);
     expect(model.requests).toHaveLength(4);
     model.verify();
+  }, 30_000);
+
+  it('ends the run of a class whose sendMessage neither runs the step nor ends the run', async () => {
+    const rt = await agentRuntime();
+    expect(await say(rt, 'stalled', 'go', 'start flow stall')).toEqual([INTERNAL_ERROR]);
+    expect(model.requests).toHaveLength(0);
+  }, 30_000);
+
+  it('ends the run when processToolOutput sets a slot the project does not have', async () => {
+    const rt = await agentRuntime();
+    model.reply({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] });
+    expect(await say(rt, 'sloppy', 'go', 'start flow sloppy_flow')).toEqual([INTERNAL_ERROR]);
+    const reasons = (await rt.store.readEvents('sloppy')).flatMap(({ event }) =>
+      event.event === 'stack'
+        ? event.stack.flatMap((f) => ('data' in f ? [(f.data as { reason?: string }).reason] : []))
+        : [],
+    );
+    expect(reasons).toContain(
+      'processToolOutput of sloppy set no_such_slot, which is not a slot of the project',
+    );
   }, 30_000);
 });
