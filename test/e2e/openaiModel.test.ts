@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSwitchboard, say, startSwitchboard } from '../helpers/localProcess.js';
 import { ScriptedOpenAi } from '../helpers/scriptedOpenAi.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 describe('switchboard run with a configured model', () => {
   let model: ScriptedOpenAi;
@@ -71,4 +72,99 @@ describe('switchboard run with a configured model and agents', () => {
       await model.close();
     }
   }, 60_000);
+});
+
+describe('switchboard run with a configured model: agent conversations through the REST webhook', () => {
+  let model: ScriptedOpenAi;
+  let app: RunningSwitchboard;
+
+  beforeAll(async () => {
+    model = await ScriptedOpenAi.start();
+    app = await startSwitchboard(['--demo-peers'], {
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: model.url,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await model?.close();
+  });
+
+  const texts = async (sender: string, message: string) =>
+    (await say(app.url, sender, message)).map((m) => m.text);
+
+  it('asks for a closing line when task_completed comes without text', async () => {
+    model.reply(
+      'start flow research_cars',
+      { toolCalls: [{ name: 'task_completed', arguments: {} }] },
+      'Glad to help!',
+    );
+    expect(await texts('closing', 'just browsing, thanks')).toEqual([
+      'Glad to help!',
+      'Can I help you with anything else?',
+    ]);
+    model.verify();
+  });
+
+  it('fills the test-drive slots with the task-specific agent, then books through the flow', async () => {
+    model.reply(
+      'start flow book_test_drive',
+      {
+        text: 'Let me look.',
+        toolCalls: [{ name: 'find_dealers', arguments: { city: 'Berlin' } }],
+      },
+      { toolCalls: [{ name: 'list_free_slots', arguments: { dealer: 'Riverside Cars' } }] },
+      'Riverside Cars can do Monday 10:00 or Tuesday 11:00. Which suits you?',
+    );
+    expect(await texts('drive', 'a test drive in Berlin, please')).toEqual([
+      'Let me look.',
+      'Riverside Cars can do Monday 10:00 or Tuesday 11:00. Which suits you?',
+    ]);
+    model.reply('', {
+      toolCalls: [
+        { name: 'set_slot_dealer_name', arguments: { slot_value: 'Riverside Cars' } },
+        { name: 'set_slot_appointment_time', arguments: { slot_value: 'Tuesday 11:00' } },
+      ],
+    });
+    expect(await texts('drive', 'Tuesday')).toEqual([
+      'Shall I book a test drive of the None at Riverside Cars on Tuesday 11:00?',
+    ]);
+    expect(await texts('drive', '/SetSlots(confirm_booking=true)')).toEqual([
+      expect.stringMatching(/^Booked! Your reference is TD-\d+\.$/),
+      'Can I help you with anything else?',
+    ]);
+    model.verify();
+  });
+
+  it('keeps a message sent while the agent works and hands it to the agent when it asks', async () => {
+    model.reply(
+      'start flow research_cars',
+      {
+        text: 'Checking.',
+        toolCalls: [{ name: 'search_cars', arguments: { fuel: 'electric' } }],
+        delayMs: 1500,
+      },
+      // The command generator, for the message that arrives meanwhile (held).
+      '',
+      'We have the Aurora EV. Shall I tell you more?',
+      // The command generator again, when the held message is handled: it goes to the agent.
+      '',
+      { text: 'Sure, any time!', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+    );
+    const before = model.requests.length;
+    const first = texts('busy', 'any electric cars?');
+    // The agent's first model call is under way (and held back) when the user writes again.
+    await waitFor(() => model.requests.length >= before + 2, { description: "the agent's call" });
+    expect(await texts('busy', 'no rush, thanks')).toEqual([
+      "car_research_agent is still working on your request. I'll let you know as soon as it's done.",
+    ]);
+    expect(await first).toEqual([
+      'Checking.',
+      'We have the Aurora EV. Shall I tell you more?',
+      'Sure, any time!',
+      'Can I help you with anything else?',
+    ]);
+    model.verify();
+  });
 });
