@@ -15,6 +15,8 @@ import type {
  */
 export class DemoAgentModel implements ToolChatPort {
   private calls = 0;
+  /** Makes call ids unique across processes too: a run may go on in another one. */
+  private readonly prefix = `demo_${Date.now().toString(36)}`;
 
   async chat(request: ToolChatRequest): Promise<ToolChatResponse> {
     const tools = new Set((request.tools ?? []).map((t) => t.function.name));
@@ -131,7 +133,7 @@ export class DemoAgentModel implements ToolChatPort {
     calls: { name: string; arguments: Record<string, unknown> }[],
   ): ToolChatResponse {
     const toolCalls: ToolCall[] = calls.map((call) => ({
-      id: `demo_${++this.calls}`,
+      id: `${this.prefix}_${++this.calls}`,
       name: call.name,
       arguments: JSON.stringify(call.arguments),
     }));
