@@ -34,6 +34,7 @@ export function buildAgentInput(ctx: TurnContext, frame: AgentFrame): AgentInput
       sender_id: state.sender_id,
       conversation_id: state.sender_id,
       agent_id: frame.agent_id,
+      ...modelId(ctx, frame),
       flow_id: frame.flow_id,
       step_id: frame.step_id,
       ...(frame.exit_if ? { exit_if: frame.exit_if } : {}),
@@ -48,4 +49,12 @@ export function buildAgentInput(ctx: TurnContext, frame: AgentFrame): AgentInput
     },
     timestamp: new Date(ctx.ports.now()).toISOString(),
   };
+}
+
+/** The model a ReAct agent's `configuration.llm` names (its model group, or its model), if any. */
+function modelId(ctx: TurnContext, frame: AgentFrame): { model_id?: string } {
+  const agent = ctx.model.assistant.agents[frame.agent_id];
+  const llm = agent?.protocol === 'RASA' ? agent.configuration.llm : undefined;
+  const id = llm?.model_group ?? llm?.model;
+  return id ? { model_id: id } : {};
 }

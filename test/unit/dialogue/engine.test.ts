@@ -120,6 +120,9 @@ connections:
   'sub_agents/researcher/config.yml': `agent:
   name: researcher
   description: Researches things.
+configuration:
+  llm:
+    model: gpt-test
 connections:
   mcp_servers:
     - name: bank
@@ -389,7 +392,11 @@ describe('DialogueEngine with sub agents', () => {
     const names = first?.input.slots.map((slot) => slot.name) ?? [];
     expect(names.length).toBeGreaterThan(0);
     expect(names).not.toContain('continue_interrupted');
-    expect(first?.input.metadata).toMatchObject({ sender_id: 'tester', conversation_id: 'tester' });
+    expect(first?.input.metadata).toMatchObject({
+      sender_id: 'tester',
+      conversation_id: 'tester',
+      model_id: 'gpt-test',
+    });
     expect(c.trace('agent_started', 'agent_completed')).toEqual([
       'agent_started:researcher',
       'agent_completed:researcher',
