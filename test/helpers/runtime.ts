@@ -294,3 +294,18 @@ export async function rewriteHead(
     runs: records,
   });
 }
+
+/** The reasons the conversation's internal-error patterns were started with, from its stack events. */
+export async function internalErrorReasons(
+  rt: TestRuntime,
+  conversation: string,
+): Promise<unknown[]> {
+  const reasons = new Set<unknown>();
+  for (const { event } of await rt.store.readEvents(conversation)) {
+    if (event.event !== 'stack') continue;
+    for (const frame of event.stack)
+      if (frame.flow_id === 'pattern_internal_error' && 'data' in frame)
+        reasons.add((frame.data as { reason?: unknown }).reason);
+  }
+  return [...reasons];
+}

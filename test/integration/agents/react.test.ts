@@ -12,6 +12,7 @@ import {
 } from '../../../src/runtime/index.js';
 import { startTestMcpServer, type TestMcpServer } from '../../helpers/mcpTestServer.js';
 import {
+  internalErrorReasons,
   NEVER,
   runtimeSuite,
   storeWith,
@@ -520,11 +521,7 @@ describe('ReAct sub agents', () => {
     const rt = await agentRuntime();
     model.reply({ text: 'Thinking…', delayMs: 3000 }, { text: 'Thinking…', delayMs: 3000 });
     expect(await say(rt, 'slow', 'take your time', 'start flow dawdle')).toEqual([INTERNAL_ERROR]);
-    const reasons = (await rt.store.readEvents('slow')).flatMap(({ event }) =>
-      event.event === 'stack'
-        ? event.stack.flatMap((f) => ('data' in f ? [(f.data as { reason?: string }).reason] : []))
-        : [],
-    );
+    const reasons = await internalErrorReasons(rt, 'slow');
     expect(reasons, JSON.stringify(reasons)).toContain(
       'slowpoke did not finish within its timeout of 1 s',
     );
@@ -772,11 +769,7 @@ describe('ReAct sub agents', () => {
     const rt = await agentRuntime();
     model.reply({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] });
     expect(await say(rt, 'sloppy', 'go', 'start flow sloppy_flow')).toEqual([INTERNAL_ERROR]);
-    const reasons = (await rt.store.readEvents('sloppy')).flatMap(({ event }) =>
-      event.event === 'stack'
-        ? event.stack.flatMap((f) => ('data' in f ? [(f.data as { reason?: string }).reason] : []))
-        : [],
-    );
+    const reasons = await internalErrorReasons(rt, 'sloppy');
     expect(reasons).toContain(
       'processToolOutput of sloppy set no_such_slot, which is not a slot of the project',
     );

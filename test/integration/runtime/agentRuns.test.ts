@@ -13,6 +13,7 @@ import {
   type StepResult,
 } from '../../../src/runtime/index.js';
 import {
+  internalErrorReasons,
   NEVER,
   runtimeSuite,
   storeWith,
@@ -169,18 +170,6 @@ async function delayedRetry(
 }
 
 const INTERNAL_ERROR = 'Sorry, something went wrong on my side. Please try again in a moment.';
-
-/** The reasons the conversation's internal-error patterns were started with, from its stack events. */
-async function internalErrorReasons(rt: TestRuntime, conversation: string): Promise<unknown[]> {
-  const reasons = new Set<unknown>();
-  for (const { event } of await rt.store.readEvents(conversation)) {
-    if (event.event !== 'stack') continue;
-    for (const frame of event.stack)
-      if (frame.flow_id === 'pattern_internal_error' && 'data' in frame)
-        reasons.add((frame.data as { reason?: unknown }).reason);
-  }
-  return [...reasons];
-}
 
 /** Starts the research flow and answers its first step job. */
 async function startResearch(rt: TestRuntime, conversation: string) {
