@@ -76,3 +76,25 @@ export function errorLines(dir: string, result: LoadResult): string[] {
   if (result.ok) return [];
   return result.errors.map((e) => `${path.relative(dir, e.file)}:${e.line}:${e.col}: ${e.message}`);
 }
+
+/** A project with one flow that asks for a name and greets; `counter` is a free number slot. */
+export const GREETING_PROJECT: ProjectFilesSpec = {
+  'domain.yml': `slots:
+  counter:
+    type: float
+  name:
+    type: text
+responses:
+  utter_ask_name:
+    - text: Your name?
+  utter_hello:
+    - text: Hello {name}!
+`,
+  'data/flows.yml': `flows:
+  greet:
+    description: Greets.
+    steps:
+      - collect: name
+      - action: utter_hello
+`,
+};

@@ -8,28 +8,10 @@ import {
   RECENT_JOBS,
   type ReplyBatch,
 } from '../../../src/runtime/index.js';
+import { GREETING_PROJECT } from '../../helpers/project.js';
 import { NEVER, rewriteHead, runtimeSuite, storeWith, userMessage } from '../../helpers/runtime.js';
 
-const FILES = {
-  'domain.yml': `slots:
-  name:
-    type: text
-responses:
-  utter_ask_name:
-    - text: Your name?
-  utter_hello:
-    - text: Hello {name}!
-`,
-  'data/flows.yml': `flows:
-  greet:
-    description: Greets.
-    steps:
-      - collect: name
-      - action: utter_hello
-`,
-};
-
-const suite = runtimeSuite(FILES);
+const suite = runtimeSuite(GREETING_PROJECT);
 
 /** A model failure a later try may fix. */
 const overloaded = () => Object.assign(new Error('overloaded'), { transient: true });

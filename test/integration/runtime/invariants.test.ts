@@ -7,31 +7,11 @@ import {
   processJob,
   processJobRetryingRaces,
 } from '../../../src/runtime/index.js';
+import { GREETING_PROJECT } from '../../helpers/project.js';
 import { racingStore } from '../../helpers/raceStore.js';
 import { NEVER, runtimeSuite, userMessage } from '../../helpers/runtime.js';
 
-const FILES = {
-  'domain.yml': `slots:
-  counter:
-    type: float
-  name:
-    type: text
-responses:
-  utter_ask_name:
-    - text: Your name?
-  utter_hello:
-    - text: Hello {name}!
-`,
-  'data/flows.yml': `flows:
-  greet:
-    description: Greets.
-    steps:
-      - collect: name
-      - action: utter_hello
-`,
-};
-
-const suite = runtimeSuite(FILES);
+const suite = runtimeSuite(GREETING_PROJECT);
 
 describe('runtime invariants (dynalite + fauxqs)', () => {
   it('a job delivered twice changes nothing the second time', async () => {
