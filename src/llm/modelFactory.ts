@@ -29,13 +29,15 @@ export interface ModelFactoryOptions {
 }
 
 /**
- * Models for `llm` blocks, each built on first use (so that a cold start reads no secret) and
- * built again after a failed build.
+ * Models for `llm` blocks, one per distinct block for the factory's life (agents ask for theirs
+ * at every step), each built on first use (so that a cold start reads no secret) and built again
+ * after a failed build.
  */
 export function modelFactory(options: ModelFactoryOptions): ModelFactory {
   const { assistant, env, secrets, withoutAccess } = options;
   const resolver = { resolve: (ref: { secret: string }) => secrets.get(ref.secret) };
-  return (llm) => {
+  const models = new Map<string, ChatModel>();
+  const build = (llm: LlmConfig | undefined): ChatModel => {
     if (!hasModelAccess(llm, assistant, env)) {
       if (withoutAccess === 'demo') return new DemoModel();
       return lazyModel(async () => {
@@ -44,6 +46,15 @@ export function modelFactory(options: ModelFactoryOptions): ModelFactory {
       });
     }
     return lazyModel(() => chatModelFor(llm, assistant, resolver, env));
+  };
+  return (llm) => {
+    const key = JSON.stringify(llm ?? null);
+    let model = models.get(key);
+    if (!model) {
+      model = build(llm);
+      models.set(key, model);
+    }
+    return model;
   };
 }
 

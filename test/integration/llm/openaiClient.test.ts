@@ -8,6 +8,7 @@ import {
   hasModelAccess,
   LlmRequestError,
   MissingSecretError,
+  modelFactory,
   NoModelCredentialsError,
   OpenAiChatModel,
   type ToolChatMessage,
@@ -171,6 +172,35 @@ describe('OpenAiChatModel', () => {
         message: expect.stringMatching(/timed out/),
       }),
     );
+  });
+});
+
+describe('modelFactory', () => {
+  it('builds one model per llm block and reads its key once, however often it is asked', async () => {
+    server.reply('one', 'two');
+    const assistant = assistantWith({
+      id: 'main',
+      models: [{ model: 'm', api_base: server.url, api_key: { secret: 'KEY' } }],
+    });
+    const reads: string[] = [];
+    const models = modelFactory({
+      assistant,
+      env: {},
+      secrets: {
+        get: async (name) => {
+          reads.push(name);
+          return 'sk-key';
+        },
+      },
+      withoutAccess: 'demo',
+    });
+    const first = models({ model_group: 'main' });
+    await first.complete({ messages: HELLO });
+    const again = models({ model_group: 'main' });
+    expect(again).toBe(first);
+    await again.complete({ messages: HELLO });
+    expect(reads).toEqual(['KEY']);
+    expect(models({ model: 'other', api_base: server.url })).not.toBe(first);
   });
 });
 
