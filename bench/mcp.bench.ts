@@ -10,7 +10,8 @@ import { measurePair, round, type Timing } from './harness.js';
 const CALLS = 1000;
 const KEY = 'bench-api-key';
 
-function echoServer(): McpServer {
+/** An MCP server with one tool, `echo`. */
+export function echoServer(): McpServer {
   const server = new McpServer({ name: 'bench', version: '1.0.0' });
   server.registerTool(
     'echo',

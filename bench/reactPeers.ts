@@ -6,9 +6,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import { startMcpHost } from '../src/demo/index.js';
+import { echoServer } from './mcp.bench.js';
 
 const ITERATIONS = Number(process.env.REACT_ITERATIONS ?? 10);
 
@@ -55,17 +54,7 @@ const model = createServer(async (req, res) => {
 });
 await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
 
-const mcp = await startMcpHost({
-  createServer: () => {
-    const server = new McpServer({ name: 'bench', version: '1.0.0' });
-    server.registerTool(
-      'echo',
-      { description: 'Echoes its text.', inputSchema: { text: z.string() } },
-      async ({ text }) => ({ content: [{ type: 'text', text }] }),
-    );
-    return server;
-  },
-});
+const mcp = await startMcpHost({ createServer: echoServer });
 const { port } = model.address() as AddressInfo;
 process.stdout.write(
   `${JSON.stringify({ modelUrl: `http://127.0.0.1:${port}/v1`, mcpUrl: mcp.url })}\n`,

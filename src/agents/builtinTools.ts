@@ -41,8 +41,16 @@ export function defaultClosingInstruction(): { role: 'system'; content: string }
   };
 }
 
-/** The slots a task-specific agent fills: those its exit conditions read, in order of mention. */
-export function exitSlots(exitIf: readonly string[]): string[] {
+const exitSlotsOf = new Map<string, string[]>();
+
+/**
+ * The slots a task-specific agent fills: those its exit conditions read, in order of mention.
+ * Kept per list of conditions: they come from the project, and every step asks.
+ */
+export function exitSlots(exitIf: readonly string[]): readonly string[] {
+  const key = JSON.stringify(exitIf);
+  const known = exitSlotsOf.get(key);
+  if (known) return known;
   const names: string[] = [];
   for (const text of exitIf) {
     let condition: Condition;
@@ -53,6 +61,7 @@ export function exitSlots(exitIf: readonly string[]): string[] {
     }
     for (const { name } of referencedSlots(condition)) if (!names.includes(name)) names.push(name);
   }
+  exitSlotsOf.set(key, names);
   return names;
 }
 

@@ -22,18 +22,6 @@ const MONTHS = [
 /** Locales tried in turn for a zone's abbreviation; CLDR knows different ones in each. */
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN'];
 
-interface ZonedParts {
-  readonly year: number;
-  readonly month: number;
-  readonly day: number;
-  readonly hour: number;
-  readonly minute: number;
-  readonly second: number;
-  readonly microsecond: number;
-  /** Minutes east of UTC. */
-  readonly offsetMinutes: number;
-}
-
 // Building a formatter costs far more than using one: they are kept, per zone (and locale).
 const partFormats = new Map<string, Intl.DateTimeFormat>();
 const nameFormats = new Map<string, Intl.DateTimeFormat>();
@@ -66,7 +54,8 @@ function nameFormat(locale: string, timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-function zonedParts(epochMs: number, timeZone: string): ZonedParts {
+/** The wall-clock fields of an instant in a zone, and the zone's offset (minutes east of UTC). */
+function zonedParts(epochMs: number, timeZone: string) {
   const format = partFormat(timeZone);
   const parts = Object.fromEntries(
     format.formatToParts(new Date(epochMs)).map((p) => [p.type, p.value]),

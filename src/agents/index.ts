@@ -1,3 +1,4 @@
+export type { AgentInput } from '../assistant/index.js';
 export {
   defaultClosingInstruction,
   defaultTaskCompletedTool,
@@ -17,7 +18,6 @@ export {
   TASK_AGENT_TEMPLATE,
 } from './prompts.js';
 export type {
-  AgentInput,
   AgentStep,
   AgentStepPhase,
   AgentStepResult,

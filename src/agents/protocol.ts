@@ -1,4 +1,4 @@
-import type { AgentInput, AgentOutput } from '../assistant/index.js';
+import type { AgentOutput } from '../assistant/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import type { ToolDefinition } from '../llm/index.js';
 
@@ -56,6 +56,3 @@ export interface AgentStep {
   /** Runs the step. */
   run(): Promise<AgentStepResult>;
 }
-
-/** The input of a step, after `processInput`. */
-export type { AgentInput };

@@ -70,7 +70,6 @@ const ToolResultRecord = z.object({
 /** A ReAct run's data between its steps (stored in the run's record). */
 export const ReactRunData = z.object({
   agentId: z.string(),
-  kind: z.enum(['open', 'task']).optional(),
   input: AgentInput,
   /** Whether `processInput` has run on `input`. */
   inputReady: z.boolean(),

@@ -98,3 +98,13 @@ responses:
       - action: utter_hello
 `,
 };
+
+/** A project whose one flow calls the ReAct agent `researcher` (its MCP server is never reached). */
+export const RESEARCHER_PROJECT: ProjectFilesSpec = {
+  'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
+  'domain.yml': 'slots: {}\nresponses:\n  utter_ok:\n    - text: OK.\n',
+  'data/flows.yml':
+    'flows:\n  research:\n    description: Research.\n    steps:\n      - call: researcher\n',
+  'sub_agents/researcher/config.yml':
+    'agent:\n  name: researcher\n  description: Researches.\nconnections:\n  mcp_servers:\n    - name: tools\n',
+};

@@ -7,6 +7,7 @@ import {
   processJob,
   recoverPendingWork,
 } from '../../../src/runtime/index.js';
+import { RESEARCHER_PROJECT } from '../../helpers/project.js';
 import {
   NEVER,
   rewriteHead,
@@ -16,14 +17,7 @@ import {
   userMessage,
 } from '../../helpers/runtime.js';
 
-const FILES = {
-  'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
-  'domain.yml': 'slots: {}\nresponses:\n  utter_ok:\n    - text: OK.\n',
-  'data/flows.yml':
-    'flows:\n  research:\n    description: Research.\n    steps:\n      - call: researcher\n',
-  'sub_agents/researcher/config.yml':
-    'agent:\n  name: researcher\n  description: Researches.\nconnections:\n  mcp_servers:\n    - name: tools\n',
-};
+const FILES = RESEARCHER_PROJECT;
 
 const doneRunner: AgentRunner<object> = {
   dataSchema: z.object({}),

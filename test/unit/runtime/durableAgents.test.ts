@@ -5,15 +5,9 @@ import type { AgentInvocation } from '../../../src/dialogue/index.js';
 import { DurableAgentPort, stepJob } from '../../../src/runtime/durableAgents.js';
 import type { AgentRunner, AgentRunners, Job } from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
+import { RESEARCHER_PROJECT } from '../../helpers/project.js';
 
-const FILES = {
-  'endpoints.yml': 'mcp_servers:\n  - name: tools\n    url: http://127.0.0.1:9000/mcp\n',
-  'domain.yml': 'slots: {}\nresponses:\n  utter_ok:\n    - text: OK.\n',
-  'data/flows.yml':
-    'flows:\n  research:\n    description: Research.\n    steps:\n      - call: researcher\n',
-  'sub_agents/researcher/config.yml':
-    'agent:\n  name: researcher\n  description: Researches.\nconnections:\n  mcp_servers:\n    - name: tools\n',
-};
+const FILES = RESEARCHER_PROJECT;
 
 const runner: AgentRunner<{ question: string }> = {
   dataSchema: z.object({ question: z.string() }),
