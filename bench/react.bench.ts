@@ -132,8 +132,14 @@ async function benchAssistant(mcpUrl: string): Promise<{ assistant: Assistant; d
 
 const PROMPT = 'You echo until you are done.';
 
+/** One way to run the loop: a conversation of `ITERATIONS` iterations at a time. */
+interface Loop {
+  conversation(c: number): Promise<Sample[]>;
+  close(): Promise<void>;
+}
+
 /** The baseline: the loop written by hand on the openai and MCP SDKs. */
-async function handWrittenLoop(peers: Peers): Promise<Sample[]> {
+async function handWrittenLoop(peers: Peers): Promise<Loop> {
   const client = new OpenAI({ apiKey: 'bench', baseURL: peers.modelUrl, maxRetries: 0 });
   const mcp = new Client({ name: 'bench', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(peers.mcpUrl)));
@@ -142,9 +148,9 @@ async function handWrittenLoop(peers: Peers): Promise<Sample[]> {
     type: 'function' as const,
     function: { name: t.name, description: t.description ?? '', parameters: t.inputSchema },
   }));
-  const samples: Sample[] = [];
-  try {
-    for (let c = 0; c < CONVERSATIONS; c++) {
+  return {
+    async conversation() {
+      const samples: Sample[] = [];
       const messages: OpenAI.ChatCompletionMessageParam[] = [
         { role: 'system', content: PROMPT },
         { role: 'user', content: 'go' },
@@ -172,18 +178,17 @@ async function handWrittenLoop(peers: Peers): Promise<Sample[]> {
         }
         samples.push(since(start));
       }
-    }
-  } finally {
-    await mcp.close();
-  }
-  return samples;
+      return samples;
+    },
+    close: () => mcp.close(),
+  };
 }
 
 /**
  * Switchboard's runner in process: each step's data is serialized and parsed back with the
  * runner's schema, as a store round trip would; no table, no queue.
  */
-async function switchboardInProcess(peers: Peers, assistant: Assistant): Promise<Sample[]> {
+async function switchboardInProcess(peers: Peers, assistant: Assistant): Promise<Loop> {
   const agent = assistant.agents.worker as ReactSubAgent;
   const gateway = new McpGateway({ assistant, secrets: { get: async () => '' } });
   const chat = new OpenAiChatModel({
@@ -194,10 +199,9 @@ async function switchboardInProcess(peers: Peers, assistant: Assistant): Promise
   });
   const tools = new McpAgentTools(gateway, agent.name, agent.mcpServers);
   const runner = new ReactRunner({ assistant, models: () => chat, tools: () => tools });
-  const signal = new AbortController().signal;
-  const samples: Sample[] = [];
-  try {
-    for (let c = 0; c < CONVERSATIONS; c++) {
+  return {
+    async conversation(c) {
+      const samples: Sample[] = [];
       let data: ReactRunData = runner.start({
         agent,
         frameId: 'f1',
@@ -217,21 +221,22 @@ async function switchboardInProcess(peers: Peers, assistant: Assistant): Promise
         const start = mark();
         for (let step = 0; step < 2; step++) {
           const stored = runner.dataSchema.parse(JSON.parse(JSON.stringify(data)));
+          // Each step is a job with a signal of its own, as the worker gives it.
+          const { signal } = new AbortController();
           data = (
             await runner.step(stored, { conversationId: `bench-${c}`, runId: `run-${c}`, signal })
           ).data;
         }
         samples.push(since(start));
       }
-    }
-  } finally {
-    await gateway.close();
-  }
-  return samples;
+      return samples;
+    },
+    close: () => gateway.close(),
+  };
 }
 
 /** The same loop run by the OpenAI Agents SDK, timed between its model requests. */
-async function openAiAgentsLoop(peers: Peers): Promise<Sample[]> {
+async function openAiAgentsLoop(peers: Peers): Promise<Loop> {
   setTracingDisabled(true);
   let marks: Sample[] = [];
   const client = new OpenAI({
@@ -255,9 +260,9 @@ async function openAiAgentsLoop(peers: Peers): Promise<Sample[]> {
     model: new OpenAIChatCompletionsModel(client, 'bench'),
     mcpServers: [server],
   });
-  const samples: Sample[] = [];
-  try {
-    for (let c = 0; c < CONVERSATIONS; c++) {
+  return {
+    async conversation() {
+      const samples: Sample[] = [];
       marks = [];
       try {
         await run(agent, 'go', { maxTurns: ITERATIONS });
@@ -270,9 +275,24 @@ async function openAiAgentsLoop(peers: Peers): Promise<Sample[]> {
         const next = marks[i + 1] ?? end;
         samples.push({ wallMs: next.wallMs - start.wallMs, cpuMs: next.cpuMs - start.cpuMs });
       }
+      return samples;
+    },
+    close: () => server.close(),
+  };
+}
+
+/**
+ * Runs the loops' conversations taking turns (a, b, c, then b, c, a, …), so that a busy machine
+ * weighs on all alike; the first conversation of each warms it up and is not counted.
+ */
+async function takingTurns(loops: readonly Loop[]): Promise<Sample[][]> {
+  const samples: Sample[][] = loops.map(() => []);
+  for (let c = 0; c <= CONVERSATIONS; c++) {
+    for (let k = 0; k < loops.length; k++) {
+      const index = (c + k) % loops.length;
+      const got = await (loops[index] as Loop).conversation(c);
+      if (c > 0) samples[index]?.push(...got);
     }
-  } finally {
-    await server.close();
   }
   return samples;
 }
@@ -419,10 +439,17 @@ export async function reactBenchmark(): Promise<Record<string, unknown>> {
   const peers = await startPeers();
   const { assistant, dir } = await benchAssistant(peers.mcpUrl);
   try {
-    // A conversation each first, unmeasured, so that every loop runs warm.
-    const handWritten = summary((await handWrittenLoop(peers)).slice(ITERATIONS));
-    const inProcess = summary((await switchboardInProcess(peers, assistant)).slice(ITERATIONS));
-    const agentsSdk = summary((await openAiAgentsLoop(peers)).slice(ITERATIONS));
+    const loops = [
+      await handWrittenLoop(peers),
+      await switchboardInProcess(peers, assistant),
+      await openAiAgentsLoop(peers),
+    ];
+    const [hand = [], ours = [], sdk = []] = await takingTurns(loops).finally(() =>
+      Promise.all(loops.map((loop) => loop.close())),
+    );
+    const handWritten = summary(hand);
+    const inProcess = summary(ours);
+    const agentsSdk = summary(sdk);
     const onStack = await switchboardOnStack(peers, assistant);
     return {
       iterationsPerConversation: ITERATIONS,
