@@ -354,7 +354,12 @@ async function switchboardOnStack(peers: Peers, assistant: Assistant) {
         models: () => startFlow,
         actions: NO_ACTIONS,
         mcp: { callTool: async () => ({ isError: true }) },
-        runners: await projectAgents({ assistant, models: () => chat, gateway }),
+        runners: await projectAgents({
+          assistant,
+          models: () => chat,
+          gateway,
+          secrets: { get: async () => '' },
+        }),
         random: () => 0,
       },
     });

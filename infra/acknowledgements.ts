@@ -20,8 +20,8 @@ export function acknowledgeRouteAuthorization(api: IConstruct, authenticated: bo
   Validations.of(api).acknowledge({
     id: 'AwsSolutions-APIG4',
     reason: authenticated
-      ? 'GET /health is public for load balancers and uptime checks; the REST channel and the tracker require the bearer token kept in Secrets Manager, compared in the webhook function in constant time (the Rasa REST channel contract, which API Gateway authorizers cannot express without a second function).'
-      : 'The operator deployed with the context authenticate=false, documented as only for deployments behind their own authenticating gateway: the REST channel and the tracker (which shows any conversation to whoever knows its sender id) are then public at the API.',
+      ? 'GET /health is public for load balancers and uptime checks; the REST channel and the tracker require the bearer token kept in Secrets Manager, compared in the webhook function in constant time (the Rasa REST channel contract, which API Gateway authorizers cannot express without a second function). POST /a2a/push/{sender}/{run} is checked in its function against the per-run token the agent was given.'
+      : 'The operator deployed with the context authenticate=false, documented as only for deployments behind their own authenticating gateway: the REST channel and the tracker (which shows any conversation to whoever knows its sender id) are then public at the API. POST /a2a/push/{sender}/{run} still checks the per-run token the agent was given.',
   });
 }
 
@@ -49,4 +49,13 @@ export function acknowledgeConversationSecrets(
         'The conversation_secret of an MCP server names one secret per conversation (its sender id in the name), so the worker reads secrets by a name pattern; the pattern keeps the deployment prefix and the fixed part of the configured secret_id.',
     });
   }
+}
+
+/** The push key is not rotated: running tasks hold tokens derived from it. */
+export function acknowledgePushKeyRotation(secret: IConstruct): void {
+  Validations.of(secret).acknowledge({
+    id: 'AwsSolutions-SMG4',
+    reason:
+      'The A2A push key never leaves AWS: agents get only per-run HMAC tokens derived from it, which they keep for as long as their tasks run; rotating it would make the notifications of every running task fail. To replace it, put a new value while no A2A task runs.',
+  });
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Assistant } from '../src/assistant/index.js';
 import { deployedSecretNames, generateAssistantBundle } from '../src/build/index.js';
 import { REPO_ROOT } from './constructs/handlerFunction.js';
 import { readDeploySettings } from './context.js';
@@ -61,10 +62,15 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
     authenticate: context('authenticate') !== 'false',
     alarmAction: state.alarms.action,
     concurrency: settings,
+    ...(hasA2AAgents(bundle.assistant) ? { pushKey: state.pushKey } : {}),
     ...(secretPrefix === undefined ? {} : { secretPrefix }),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return app;
+}
+
+function hasA2AAgents(assistant: Assistant): boolean {
+  return Object.values(assistant.agents).some((agent) => agent.protocol === 'A2A');
 }
 
 const entry = process.argv[1];

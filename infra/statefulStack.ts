@@ -1,6 +1,8 @@
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { acknowledgePushKeyRotation } from './acknowledgements.js';
 import { AlarmTopic } from './constructs/alarmTopic.js';
 import { JobQueues } from './constructs/jobQueues.js';
 
@@ -15,13 +17,15 @@ export interface StatefulStackProps extends StackProps {
 }
 
 /**
- * What outlives a deployment: the conversation table, the job queues and the alarm topic. Kept
+ * What outlives a deployment: the conversation table, the job queues, the alarm topic and the key
+ * of A2A push tokens. Kept
  * apart from the functions so that redeploying code never touches data or confirmed subscriptions.
  */
 export class StatefulStack extends Stack {
   readonly table: TableV2;
   readonly queues: JobQueues;
   readonly alarms: AlarmTopic;
+  readonly pushKey: Secret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
@@ -49,5 +53,14 @@ export class StatefulStack extends Stack {
       maxReceiveCount: 5,
       alarmAction: this.alarms.action,
     });
+
+    // Here because A2A agents hold tokens derived from it for as long as their tasks run: a key
+    // recreated with the runtime would make every running task's notifications fail.
+    this.pushKey = new Secret(this, 'A2APushKey', {
+      description: 'Switchboard: the key A2A push notification tokens are derived from',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy,
+    });
+    acknowledgePushKeyRotation(this.pushKey);
   }
 }

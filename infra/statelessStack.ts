@@ -4,7 +4,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import {
@@ -53,16 +53,23 @@ export interface StatelessStackProps extends StackProps {
   readonly alarmAction: IAlarmAction;
   /** How many executions each function may use at once. */
   readonly concurrency: ConcurrencySettings;
+  /**
+   * The key of A2A push tokens (from the stateful stack): given when the project has A2A agents,
+   * it adds the push receiver and lets agents notify instead of being polled.
+   */
+  readonly pushKey?: ISecret;
 }
 
 /**
- * The code: the webhook, worker and delay functions, the HTTP API in front of the webhook, the
- * queue subscriptions, least-privilege grants and alarms. Redeploying it never touches data.
+ * The code: the webhook, worker and delay functions (and the A2A push receiver when the project
+ * has A2A agents), the HTTP API in front of them, the queue subscriptions, least-privilege grants
+ * and alarms. Redeploying it never touches data.
  */
 export class StatelessStack extends Stack {
   readonly webhook: HandlerFunction;
   readonly worker: HandlerFunction;
   readonly delay: HandlerFunction;
+  readonly a2aPush: HandlerFunction | undefined;
   readonly endpoint: HttpEndpoint;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -105,7 +112,10 @@ export class StatelessStack extends Stack {
       description: 'Switchboard worker: runs one job per message of the FIFO queue',
       memorySize: 1024,
       timeout: Duration.seconds(60),
-      environment,
+      environment: {
+        ...environment,
+        ...(props.pushKey ? { A2A_PUSH_KEY_SECRET: props.pushKey.secretArn } : {}),
+      },
       registryFile: props.registryFile,
     });
     this.delay = new HandlerFunction(this, 'Delay', {
@@ -116,6 +126,16 @@ export class StatelessStack extends Stack {
       timeout: Duration.seconds(30),
       environment,
     });
+    this.a2aPush = props.pushKey
+      ? new HandlerFunction(this, 'A2APush', {
+          ...common,
+          entry: 'a2aPush.ts',
+          description: 'Switchboard A2A push receiver: queues notifications of running tasks',
+          memorySize: 256,
+          timeout: Duration.seconds(10),
+          environment: { ...environment, A2A_PUSH_KEY_SECRET: props.pushKey.secretArn },
+        })
+      : undefined;
 
     props.table.grant(this.webhook.role, 'dynamodb:GetItem', 'dynamodb:Query');
     props.table.grant(
@@ -125,6 +145,11 @@ export class StatelessStack extends Stack {
       'dynamodb:UpdateItem',
     );
     props.jobsQueue.grantSendMessages(this.webhook.role);
+    if (this.a2aPush && props.pushKey) {
+      props.table.grant(this.a2aPush.role, 'dynamodb:GetItem', 'dynamodb:Query');
+      props.jobsQueue.grantSendMessages(this.a2aPush.role);
+      for (const fn of [this.worker, this.a2aPush]) props.pushKey.grantRead(fn.role);
+    }
     for (const fn of [this.worker, this.delay]) {
       props.jobsQueue.grantSendMessages(fn.role);
       props.delayQueue.grantSendMessages(fn.role);
@@ -178,11 +203,14 @@ export class StatelessStack extends Stack {
 
     this.endpoint = new HttpEndpoint(this, 'Http', {
       handler: this.webhook.function,
+      ...(this.a2aPush ? { pushHandler: this.a2aPush.function } : {}),
       logRetention,
       // Sized so that requests held until the timeout never need more than the webhook's
       // executions, reserved or not: with the defaults, 2 requests a second and bursts of 42.
       throttle: webhookThrottle(props.concurrency.webhookConcurrency),
     });
+    // Agents notify the API: the worker registers push URLs under it.
+    if (this.a2aPush) this.worker.function.addEnvironment('A2A_PUSH_BASE_URL', this.endpoint.url);
     new CfnOutput(this, 'ApiUrl', {
       value: this.endpoint.url,
       description: 'Base URL of the HTTP API (POST <url>webhooks/rest/webhook)',
@@ -193,7 +221,12 @@ export class StatelessStack extends Stack {
         description: 'Secret holding the bearer token of the REST routes',
       });
     }
-    for (const fn of [this.webhook, this.worker, this.delay]) {
+    for (const fn of [
+      this.webhook,
+      this.worker,
+      this.delay,
+      ...(this.a2aPush ? [this.a2aPush] : []),
+    ]) {
       acknowledgeTracingWildcard(fn.role);
       acknowledgeRuntimePin(fn.function);
     }

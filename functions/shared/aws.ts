@@ -38,3 +38,20 @@ export const queueOptions: SqsJobQueueOptions = {
 export const projectSecrets = new SecretsManagerSecretStore({ prefix: env.SECRET_PREFIX });
 /** Secrets by their full name. */
 export const namedSecrets = new SecretsManagerSecretStore();
+
+/**
+ * The key that signs A2A push tokens, read once per container from the secret `name` (the same
+ * for the worker, which registers tokens, and the receiver, which checks them).
+ */
+export function pushKeyOf(name: string | undefined): (() => Promise<string>) | undefined {
+  if (!name) return undefined;
+  let key: Promise<string> | undefined;
+  return () => {
+    key ??= namedSecrets.get(name);
+    // A failed read is not kept: the next notification reads again.
+    key.catch(() => {
+      key = undefined;
+    });
+    return key;
+  };
+}

@@ -15,6 +15,10 @@ export const FunctionEnv = z.object({
   CONVERSATION_TTL_DAYS: z.coerce.number().int().positive().default(30),
   /** The full name of the secret holding the REST channel's bearer token; unset: no token. */
   REST_TOKEN_SECRET: optionalText,
+  /** The full name (or ARN) of the secret that signs A2A push tokens; unset: A2A tasks are polled. */
+  A2A_PUSH_KEY_SECRET: optionalText,
+  /** The API's base URL, under which the worker registers A2A push URLs (`<url>a2a/push/…`). */
+  A2A_PUSH_BASE_URL: optionalText,
   /** How long the REST webhook waits for a turn to settle (API Gateway gives up at 30 s). */
   REPLY_WAIT_MS: z.coerce.number().int().min(0).max(25_000).default(20_000),
 });

@@ -5,7 +5,7 @@ import { loadProjectActions } from '../../src/extensions/index.js';
 import { modelFactory } from '../../src/llm/index.js';
 import { projectMcp } from '../../src/mcp/index.js';
 import { createRuntime } from '../../src/runtime/index.js';
-import { projectSecrets } from './aws.js';
+import { env, projectSecrets, pushKeyOf } from './aws.js';
 import { logger } from './observability.js';
 import { awsRuntimeParts } from './parts.js';
 
@@ -22,6 +22,8 @@ const models = modelFactory({
   withoutAccess: { keySecret: MODEL_KEY_SECRET },
 });
 
+const pushKey = pushKeyOf(env.A2A_PUSH_KEY_SECRET);
+
 export const runtime = createRuntime({
   ...awsRuntimeParts,
   dialogue: {
@@ -29,7 +31,16 @@ export const runtime = createRuntime({
     models,
     actions: await loadProjectActions(assistant, modules),
     mcp: mcp.flowTools,
-    runners: await projectAgents({ assistant, models, gateway: mcp.gateway, modules }),
+    runners: await projectAgents({
+      assistant,
+      models,
+      gateway: mcp.gateway,
+      secrets: projectSecrets,
+      modules,
+      ...(pushKey ? { pushKey } : {}),
+      pushBaseUrl: () => env.A2A_PUSH_BASE_URL,
+      logger,
+    }),
     random: Math.random,
   },
 });

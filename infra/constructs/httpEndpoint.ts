@@ -11,15 +11,20 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
-/** The routes of Switchboard's HTTP contract (DESIGN §1), all served by the webhook function. */
+/** The routes of Switchboard's HTTP contract (DESIGN §1) served by the webhook function. */
 export const ROUTES: readonly { path: string; method: HttpMethod }[] = [
   { path: '/health', method: HttpMethod.GET },
   { path: '/webhooks/rest/webhook', method: HttpMethod.POST },
   { path: '/conversations/{sender}/tracker', method: HttpMethod.GET },
 ];
 
+/** The route A2A agents notify (the A2A push receiver's). */
+export const PUSH_ROUTE = { path: '/a2a/push/{sender}/{run}', method: HttpMethod.POST } as const;
+
 export interface HttpEndpointProps {
   readonly handler: IFunction;
+  /** The A2A push receiver, served at PUSH_ROUTE when given. */
+  readonly pushHandler?: IFunction;
   readonly logRetention: RetentionDays;
   /** Steady requests per second across the API, and the burst above it. */
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
@@ -34,7 +39,8 @@ export class HttpEndpoint extends Construct {
   constructor(scope: Construct, id: string, props: HttpEndpointProps) {
     super(scope, id);
     this.api = new HttpApi(this, 'Api', {
-      description: 'Switchboard: health, REST channel and conversation trackers',
+      description:
+        'Switchboard: health, REST channel, conversation trackers, A2A push notifications',
       createDefaultStage: false,
     });
     this.accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -67,6 +73,13 @@ export class HttpEndpoint extends Construct {
       const methods =
         route.method === HttpMethod.GET ? [HttpMethod.GET, HttpMethod.HEAD] : [route.method];
       this.api.addRoutes({ path: route.path, methods, integration });
+    }
+    if (props.pushHandler) {
+      this.api.addRoutes({
+        path: PUSH_ROUTE.path,
+        methods: [PUSH_ROUTE.method],
+        integration: new HttpLambdaIntegration('A2APush', props.pushHandler),
+      });
     }
   }
 

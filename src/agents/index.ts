@@ -1,3 +1,4 @@
+export { A2AAgent, type A2AAgentClass, isA2AAgentClass } from '../a2a/index.js';
 export type { AgentInput } from '../assistant/index.js';
 export {
   defaultClosingInstruction,

@@ -1,60 +1,88 @@
+import { type A2AAgentClass, isA2AAgentClass } from '../a2a/index.js';
+import { A2ARunner } from '../a2a/runner.js';
 import type { Assistant, LlmConfig, ReactSubAgent } from '../assistant/index.js';
-import { exportAt, type ImportedModules } from '../extensions/index.js';
+import { exportAt, type ImportedModules, loadPreCallHooks } from '../extensions/index.js';
 import type { ToolChatPort } from '../llm/index.js';
-import { McpAgentTools, type McpGateway } from '../mcp/index.js';
-import type { AgentRunner, AgentRunners } from '../runtime/index.js';
+import { McpAgentTools, type McpGateway, type McpLogger } from '../mcp/index.js';
+import type { AgentRunner, AgentRunners, SecretStore } from '../runtime/index.js';
 import { isReactAgentClass, type ReactAgentClass } from './reactAgent.js';
 import { ReactRunner } from './reactRunner.js';
 
-/** A `configuration.module` that does not name a ReAct agent class. */
+/** A `configuration.module` that does not name a class of the agent's kind. */
 export class AgentModuleError extends Error {
   override readonly name = 'AgentModuleError';
 }
 
+/** The classes the project's agents name in `configuration.module`, by agent name. */
+export interface AgentClasses {
+  readonly react: Record<string, ReactAgentClass>;
+  readonly a2a: Record<string, A2AAgentClass>;
+}
+
 /**
- * The classes the project's ReAct agents name in `configuration.module`, by agent name:
- * imported once (from the bundle's modules when given) and checked to extend `McpOpenAgent` or
- * `McpTaskAgent`.
+ * The classes the project's agents name in `configuration.module`: imported once (from the
+ * bundle's modules when given) and checked to extend `McpOpenAgent` or `McpTaskAgent` (ReAct
+ * agents) or `A2AAgent` (A2A agents).
  */
 export async function loadAgentClasses(
   assistant: Assistant,
   modules: ImportedModules = {},
-): Promise<Record<string, ReactAgentClass>> {
-  const classes: Record<string, ReactAgentClass> = {};
+): Promise<AgentClasses> {
+  const classes: AgentClasses = { react: {}, a2a: {} };
   for (const agent of Object.values(assistant.agents)) {
-    if (agent.protocol !== 'RASA' || !agent.configuration.module) continue;
-    const location = assistant.extensions[agent.configuration.module];
-    if (!location) continue;
+    const module = agent.configuration.module;
+    const location = module ? assistant.extensions[module] : undefined;
+    if (!module || !location) continue;
     const value = await exportAt(location, modules);
-    if (!isReactAgentClass(value)) {
-      throw new AgentModuleError(
-        `${agent.configuration.module} (configuration.module of ${agent.name}) must be a class that extends McpOpenAgent or McpTaskAgent`,
-      );
+    if (agent.protocol === 'RASA') {
+      if (!isReactAgentClass(value))
+        throw moduleError(module, agent.name, 'McpOpenAgent or McpTaskAgent');
+      classes.react[agent.name] = value;
+    } else {
+      if (!isA2AAgentClass(value)) throw moduleError(module, agent.name, 'A2AAgent');
+      classes.a2a[agent.name] = value;
     }
-    classes[agent.name] = value;
   }
   return classes;
 }
 
-/** The runners of one process: ReAct agents here; other protocols get theirs when they are built. */
-export function agentRunners(runners: { readonly react?: AgentRunner }): AgentRunners {
+function moduleError(module: string, agent: string, base: string): AgentModuleError {
+  return new AgentModuleError(
+    `${module} (configuration.module of ${agent}) must be a class that extends ${base}`,
+  );
+}
+
+/** The runners of one process, by protocol: ReAct agents (`RASA`) and A2A agents. */
+export function agentRunners(runners: {
+  readonly react?: AgentRunner;
+  readonly a2a?: AgentRunner;
+}): AgentRunners {
   return {
-    runnerFor: (agent) => (agent.protocol === 'RASA' ? runners.react : undefined),
+    runnerFor: (agent) => (agent.protocol === 'RASA' ? runners.react : runners.a2a),
   };
 }
 
 /**
  * The project's agent runners, built once per process (per warm container): models from
- * `models`, MCP tools through `gateway`, custom classes from the project's modules.
+ * `models`, MCP tools through `gateway`, A2A agents with credentials from `secrets`, custom
+ * classes and hooks from the project's modules.
  */
 export async function projectAgents(options: {
   readonly assistant: Assistant;
   readonly models: (llm: LlmConfig | undefined) => ToolChatPort;
   readonly gateway: McpGateway;
+  readonly secrets: SecretStore;
   readonly modules?: ImportedModules;
+  /** The key A2A push tokens are derived from; without it, A2A tasks are polled. */
+  readonly pushKey?: () => Promise<string>;
+  /** The base URL of push notifications for agents that configure none (the local stack's). */
+  readonly pushBaseUrl?: () => string | undefined;
+  readonly logger?: McpLogger;
   readonly now?: () => number;
+  readonly fetch?: typeof fetch;
 }): Promise<AgentRunners> {
   const { assistant, gateway } = options;
+  const classes = await loadAgentClasses(assistant, options.modules);
   const tools = new Map<string, McpAgentTools>();
   const react = new ReactRunner({
     assistant,
@@ -67,8 +95,19 @@ export async function projectAgents(options: {
       }
       return agentTools;
     },
-    classes: await loadAgentClasses(assistant, options.modules),
+    classes: classes.react,
     ...(options.now ? { now: options.now } : {}),
   });
-  return agentRunners({ react });
+  const a2a = new A2ARunner({
+    assistant,
+    secrets: options.secrets,
+    hooks: await loadPreCallHooks(assistant, options.modules),
+    classes: classes.a2a,
+    ...(options.pushKey ? { pushKey: options.pushKey } : {}),
+    ...(options.pushBaseUrl ? { pushBaseUrl: options.pushBaseUrl } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  return agentRunners({ react, a2a });
 }

@@ -1,4 +1,7 @@
 import type { Channel, ChannelContext } from '../runtime/index.js';
+
+export { A2A_PUSH_CHANNEL, type A2APushOptions, a2aPushChannel } from './a2aPush.js';
+
 import { healthChannel } from './health.js';
 import { restChannel } from './rest.js';
 import { trackerChannel } from './tracker.js';

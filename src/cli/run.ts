@@ -23,7 +23,7 @@ function processStopSignal(): StopSignal {
 /**
  * `switchboard run`: serves the assistant locally (HTTP on loopback, dynalite and fauxqs in
  * process, a worker loop) until SIGINT or SIGTERM, then shuts down cleanly. With
- * `--demo-peers` (what `npm start` passes) it also runs the example assistant's demo MCP servers,
+ * `--demo-peers` (what `npm start` passes) it also runs the example assistant's demo MCP servers and A2A agent,
  * unless `SWITCHBOARD_DEMO_PEERS=off`.
  */
 export async function runCommand(
@@ -57,7 +57,7 @@ export async function runCommand(
     try {
       demo = await startDemoPeers(assistant, env);
     } catch (error) {
-      io.err(`switchboard run: the demo MCP servers could not start: ${describe(error)}`);
+      io.err(`switchboard run: the demo peers could not start: ${describe(error)}`);
       io.err('stop what uses their ports, or set SWITCHBOARD_DEMO_PEERS=off to run without them');
       return EXIT.invalid;
     }

@@ -179,7 +179,11 @@ function headerIs(request: IncomingMessage, header: string, expected: string | u
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function apiKeyCheck(config: DemoServerConfig, settings: DemoServerSettings) {
+/** Whether a request carries the API key `config` names, in its header and format. */
+export function apiKeyCheck(
+  config: DemoServerConfig,
+  settings: Pick<DemoServerSettings, 'secret'>,
+): (request: IncomingMessage) => boolean {
   const key = config.api_key ? settings.secret(config.api_key.secret) : undefined;
   const header = config.header_name ?? 'Authorization';
   const format = config.header_format ?? 'Bearer {key}';

@@ -219,6 +219,26 @@ export class DialogueEngine {
     return frame ? { frameId: frame.frame_id, agentId: frame.agent_id } : undefined;
   }
 
+  /**
+   * The agent frames of `before` that a turn cancelled (removed with `agent_cancelled` among its
+   * `events`): what they left running elsewhere is to be cancelled. Finished agents are not among
+   * them.
+   */
+  cancelledAgents(
+    before: ConversationState,
+    after: ConversationState,
+    events: readonly DialogueEvent[],
+  ): AgentFrame[] {
+    const kept = new Set(after.stack.map((frame) => frame.frame_id));
+    const cancelled = events.filter((event) => event.event === 'agent_cancelled');
+    return before.stack.filter(
+      (frame): frame is AgentFrame =>
+        frame.type === 'agent' &&
+        !kept.has(frame.frame_id) &&
+        cancelled.some((e) => e.agent_id === frame.agent_id && e.flow_id === frame.flow_id),
+    );
+  }
+
   /** The runs the conversation waits for: those of agent frames still working. */
   activeRunIds(state: ConversationState): ReadonlySet<string> {
     return workingRunIds(state.stack);

@@ -2,6 +2,12 @@ import type { McpServer } from '../assistant/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { ClientCredentialsToken, type TokenRequestOptions } from './oauthToken.js';
 
+/** The authentication keys of an MCP server or an A2A agent (`api_key`, `oauth`, `token`, …). */
+export type AuthSettings = Pick<
+  McpServer,
+  'api_key' | 'header_name' | 'header_format' | 'oauth' | 'token'
+>;
+
 /** The credentials a server's requests carry, resolved when a request is made. */
 export interface ServerAuth {
   /** Headers for the next request. Values are secrets: never log them. */
@@ -22,12 +28,12 @@ const DEFAULT_FORMAT = 'Bearer {key}';
 const REMEMBERED = 4;
 
 /**
- * The authentication `endpoints.yml` configures for a server (seed rules): an API key in
+ * The authentication `endpoints.yml` configures for a server, or an A2A agent's `auth` (seed rules): an API key in
  * `Authorization: Bearer <key>` or in `header_name` formatted by `header_format`; an OAuth 2.0
  * client-credentials token; a pre-issued token as a bearer token; or nothing.
  */
 export function serverAuth(
-  server: McpServer,
+  server: AuthSettings,
   secrets: SecretStore,
   options: { readonly now?: () => number; readonly fetch?: typeof fetch } = {},
 ): ServerAuth {

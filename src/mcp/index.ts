@@ -5,7 +5,7 @@ export {
   McpAgentTools,
   offersTool,
 } from './agentTools.js';
-export { type ServerAuth, serverAuth } from './auth.js';
+export { type AuthSettings, type ServerAuth, serverAuth } from './auth.js';
 export type {
   McpCallOptions,
   McpCallResult,

@@ -50,6 +50,25 @@ export interface AgentRunner<TData = unknown> {
   /** The run's initial data for an invocation: no I/O, so it can be committed with the turn. */
   start(invocation: AgentInvocation): TData;
   step(data: TData, context: StepContext): Promise<StepResult<TData>>;
+  /**
+   * Cancels what an agent left running elsewhere (a remote task), best effort: the run's data
+   * when its run was cancelled, or the ids a waiting agent kept (`session`). Runners of agents
+   * with nothing remote leave it out.
+   */
+  cancel?(target: CancelTarget<TData>, scope: CancelScope): Promise<void>;
+}
+
+/** What a cancelled agent left: its run's data (a run was working) or its session ids. */
+export interface CancelTarget<TData = unknown> {
+  readonly agent: SubAgent;
+  readonly conversationId: string;
+  readonly data?: TData;
+  readonly session?: Readonly<Record<string, string>>;
+}
+
+export interface CancelScope {
+  readonly signal: AbortSignal;
+  readonly deadline?: number;
 }
 
 /** Finds the runner for an agent. */

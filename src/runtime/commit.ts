@@ -15,7 +15,7 @@ import { type Job, RECENT_JOBS } from './jobs.js';
 import type { Outbox } from './outbox.js';
 import { type AgentRunRecord, ConcurrentUpdateError, type ConversationHead } from './ports.js';
 import { MAX_RETRIES, retryDelay } from './retryPolicy.js';
-import { loadRunState, RunRecordError } from './runRecords.js';
+import { loadRunState, parseRunnerData, RunRecordError } from './runRecords.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 
 export type JobOutcome = 'done' | 'duplicate' | 'stale';
@@ -32,17 +32,19 @@ export async function processJob(
   signal: AbortSignal,
   options: JobOptions = {},
 ): Promise<JobOutcome> {
-  const head = await deps.store.load(job.conversation_id);
-  if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, deps);
-  if (head?.recentJobs.includes(job.id)) return 'duplicate';
-
-  const state = head?.state ?? deps.engine.start(job.conversation_id);
   const calls: CallScope = {
     signal,
     ...(options.deadline !== undefined
       ? { deadline: callDeadline(options.deadline, deps.ports.now()) }
       : {}),
   };
+  // Outside the conversation's state: it only reaches out to what an agent left running.
+  if (job.type === 'agent_cancel') return cancelAgentWork(job, deps, calls);
+  const head = await deps.store.load(job.conversation_id);
+  if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, deps);
+  if (head?.recentJobs.includes(job.id)) return 'duplicate';
+
+  const state = head?.state ?? deps.engine.start(job.conversation_id);
   const run = await runJob(job, state, head, deps, calls);
   if (!run) return 'stale';
   const { agents } = run;
@@ -70,7 +72,7 @@ export async function processJob(
     // The turn is over once this job queued no more work for it.
     settled: agents.jobs.length === 0 && run.jobs.length === 0,
     settle_turns: await turnsOfDroppedRuns(job, head, runs, deps),
-    jobs: [...agents.jobs, ...run.jobs],
+    jobs: [...agents.jobs, ...run.jobs, ...cancelJobs(job, state, run, head, deps)],
   };
   const newHead: ConversationHead = {
     version,
@@ -125,6 +127,8 @@ async function runJob(
     case 'agent_step':
     case 'agent_update':
       return runAgentStep(job, state, head, deps, calls);
+    case 'agent_cancel':
+      return undefined;
     default:
       return assertNever(job);
   }
@@ -197,6 +201,70 @@ async function turnsOfDroppedRuns(
     }
   }
   return [...turns];
+}
+
+/**
+ * Jobs that cancel what the agents this job cancelled left running elsewhere: a working run's
+ * remote task, or the task a waiting agent kept. Only agents whose runner can cancel get one; a
+ * run that ended in this job by itself is not cancelled again.
+ */
+function cancelJobs(
+  job: Job,
+  before: ConversationState,
+  run: JobRun,
+  head: ConversationHead | undefined,
+  deps: RuntimeDeps,
+): Job[] {
+  const own = job.type === 'agent_step' || job.type === 'agent_update' ? job.run_id : undefined;
+  const frames = deps.engine.cancelledAgents(before, run.result.state, run.result.events);
+  return frames.flatMap((frame) => {
+    const agent = deps.engine.model.assistant.agents[frame.agent_id];
+    if (!agent || !deps.runners.runnerFor(agent)?.cancel) return [];
+    if (frame.run_id !== undefined && frame.run_id === own) return [];
+    const record = frame.run_id !== undefined ? head?.runs[frame.run_id] : undefined;
+    if (!record && !frame.session) return [];
+    return [
+      {
+        type: 'agent_cancel',
+        id: `${job.id}#cancel-${frame.frame_id}`,
+        conversation_id: job.conversation_id,
+        turn_id: job.turn_id,
+        agent_id: frame.agent_id,
+        ...(record && frame.run_id ? { run_id: frame.run_id, record } : {}),
+        ...(frame.session ? { session: { ...frame.session } } : {}),
+      },
+    ];
+  });
+}
+
+/** Cancels a cancelled agent's remote work through its runner, best effort. */
+async function cancelAgentWork(
+  job: Extract<Job, { type: 'agent_cancel' }>,
+  deps: RuntimeDeps,
+  calls: CallScope,
+): Promise<JobOutcome> {
+  const agent = deps.engine.model.assistant.agents[job.agent_id];
+  const runner = agent && deps.runners.runnerFor(agent);
+  if (!agent || !runner?.cancel) return 'stale';
+  let data: unknown;
+  if (job.run_id && job.record) {
+    try {
+      const run = await loadRunState(deps.store, job.conversation_id, job.run_id, job.record);
+      data = run ? parseRunnerData(job.run_id, runner, run.runner) : undefined;
+    } catch (error) {
+      if (!(error instanceof RunRecordError)) throw error;
+    }
+  }
+  await runner.cancel(
+    {
+      agent,
+      conversationId: job.conversation_id,
+      ...(data !== undefined ? { data } : {}),
+      ...(job.session ? { session: job.session } : {}),
+    },
+    calls,
+  );
+  return 'done';
 }
 
 /** Run pointers of the runs the conversation still waits for; cancelled or finished ones go. */

@@ -1,6 +1,8 @@
 export type {
   AgentRunner,
   AgentRunners,
+  CancelScope,
+  CancelTarget,
   StepContext,
   StepNext,
   StepResult,
@@ -60,7 +62,7 @@ export type {
 export { ConcurrentUpdateError } from './ports.js';
 export { recoverPendingWork } from './recovery.js';
 export { BASE_DELAY_MS, JITTER, MAX_RETRIES, retryDelay } from './retryPolicy.js';
-export { RUN_RECORD_VERSION, RunRecordError, RunState } from './runRecords.js';
+export { loadRunState, RUN_RECORD_VERSION, RunRecordError, RunState } from './runRecords.js';
 export type { RuntimeDeps } from './runtimeDeps.js';
 export { SENDER_ID_CHARS, senderIdProblem } from './senderId.js';
 export type { JobSource, ReceivedJob, WorkerLogger, WorkerLoopOptions } from './worker.js';

@@ -13,7 +13,8 @@ const base = {
 /**
  * A unit of work: one per invocation. A user message runs a turn; an agent step runs one
  * iteration of a sub agent's run (one LLM call and its tools, or one A2A exchange or poll);
- * an agent update delivers a pushed update (A2A push notification) to a run.
+ * an agent update delivers a pushed update (A2A push notification) to a run; an agent cancel
+ * cancels what a cancelled agent left running elsewhere (a remote task), best effort.
  */
 export const Job = z.discriminatedUnion('type', [
   z.object({
@@ -38,6 +39,16 @@ export const Job = z.discriminatedUnion('type', [
     frame_id: z.string(),
     run_id: z.string(),
     update: z.unknown(),
+  }),
+  z.object({
+    type: z.literal('agent_cancel'),
+    ...base,
+    agent_id: z.string(),
+    /** The cancelled run and its record, when the agent was working. */
+    run_id: z.string().optional(),
+    record: z.string().optional(),
+    /** The ids a waiting agent kept (an A2A task waiting for the user). */
+    session: z.record(z.string(), z.string()).optional(),
   }),
 ]);
 export type Job = z.infer<typeof Job>;

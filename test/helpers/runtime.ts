@@ -53,6 +53,10 @@ export interface TestRuntime {
    * keeps its `not_before`; processing it directly runs it at once.
    */
   takeStep(conversationId: string, queueUrl?: string): Promise<Job>;
+  /** The jobs queued for a conversation now, on the jobs queue (one receive; they stay queued). */
+  queuedJobs(conversationId: string): Promise<Job[]>;
+  /** As `takeStep`, for the next job of a type (an agent update, a cancel). */
+  takeJob(conversationId: string, type: Job['type'], queueUrl?: string): Promise<Job>;
 }
 
 /** The runtime on the emulators, with its own queues, a scripted model and recorded logs. */
@@ -128,6 +132,34 @@ export async function testRuntime(
   });
   const { deps } = runtime;
   const receiver = new SqsJobReceiver(sqs);
+  const takeJob = (conversationId: string, type: Job['type'], queueUrl?: string): Promise<Job> => {
+    // A step delayed by a few milliseconds may be on either queue, by when its commit ran.
+    const urls = queueUrl ? [queueUrl] : [queues.jobsQueueUrl, queues.delayQueueUrl];
+    return waitFor(
+      async () => {
+        for (const url of urls) {
+          const received = await sqs.send(
+            new ReceiveMessageCommand({
+              QueueUrl: url,
+              MaxNumberOfMessages: 10,
+              WaitTimeSeconds: 1,
+            }),
+          );
+          for (const m of received.Messages ?? []) {
+            await sqs.send(
+              new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle }),
+            );
+          }
+          const step = (received.Messages ?? [])
+            .map((m) => JSON.parse(m.Body ?? '{}') as Job)
+            .find((j) => j.conversation_id === conversationId && j.type === type);
+          if (step) return step;
+        }
+        return undefined;
+      },
+      { description: `a job of type ${type} queued for ${conversationId}` },
+    );
+  };
   return {
     deps,
     http: runtime.http,
@@ -172,34 +204,23 @@ export async function testRuntime(
       const out = await documents.send(new ScanCommand({ TableName: tableName }));
       return JSON.stringify(out.Items ?? []);
     },
-    takeStep(conversationId, queueUrl) {
-      // A step delayed by a few milliseconds may be on either queue, by when its commit ran.
-      const urls = queueUrl ? [queueUrl] : [queues.jobsQueueUrl, queues.delayQueueUrl];
-      return waitFor(
-        async () => {
-          for (const url of urls) {
-            const received = await sqs.send(
-              new ReceiveMessageCommand({
-                QueueUrl: url,
-                MaxNumberOfMessages: 10,
-                WaitTimeSeconds: 1,
-              }),
-            );
-            for (const m of received.Messages ?? []) {
-              await sqs.send(
-                new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle }),
-              );
-            }
-            const step = (received.Messages ?? [])
-              .map((m) => JSON.parse(m.Body ?? '{}') as Job)
-              .find((j) => j.conversation_id === conversationId && j.type === 'agent_step');
-            if (step) return step;
-          }
-          return undefined;
-        },
-        { description: `a step queued for ${conversationId}` },
+    async queuedJobs(conversationId) {
+      const received = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queues.jobsQueueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          VisibilityTimeout: 0,
+        }),
       );
+      return (received.Messages ?? [])
+        .map((m) => JSON.parse(m.Body ?? '{}') as Job)
+        .filter((j) => j.conversation_id === conversationId);
     },
+    takeStep(conversationId, queueUrl) {
+      return takeJob(conversationId, 'agent_step', queueUrl);
+    },
+    takeJob,
   };
 }
 

@@ -5,12 +5,18 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
+import type { HandlerFunction } from '../../infra/constructs/handlerFunction.js';
 import type { StatelessStack } from '../../infra/statelessStack.js';
 import { BASE_PROJECT, writeProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/tempDirs.js';
 
 const MAX_BUNDLE_BYTES = 5 * 1024 * 1024;
-const FUNCTIONS = { Webhook: 'webhook', Worker: 'worker', Delay: 'delay' } as const;
+const FUNCTIONS = {
+  Webhook: 'webhook',
+  Worker: 'worker',
+  Delay: 'delay',
+  A2APush: 'a2aPush',
+} as const;
 
 interface Built {
   readonly stack: StatelessStack;
@@ -43,9 +49,16 @@ async function build(
   return { stack, template, stateTemplate, outdir };
 }
 
+/** A function of the stack (the A2A push receiver exists only for projects with A2A agents). */
+function handlerOf(built: Built, name: keyof typeof FUNCTIONS): HandlerFunction {
+  const fn = built.stack[FUNCTIONS[name]];
+  if (!fn) throw new Error(`the stack has no ${name} function`);
+  return fn;
+}
+
 /** The event source mapping that feeds a function. */
 function eventSourceOf(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown> {
-  const fn = logicalId(built.stack, built.stack[FUNCTIONS[name]].function);
+  const fn = logicalId(built.stack, handlerOf(built, name).function);
   const mappings = Object.values(
     built.template.findResources('AWS::Lambda::EventSourceMapping', {
       Properties: { FunctionName: { Ref: fn } },
@@ -57,7 +70,7 @@ function eventSourceOf(built: Built, name: keyof typeof FUNCTIONS): Record<strin
 
 /** The CloudFormation properties of a function. */
 function functionProps(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown> {
-  const id = logicalId(built.stack, built.stack[FUNCTIONS[name]].function);
+  const id = logicalId(built.stack, handlerOf(built, name).function);
   return built.template.toJSON().Resources[id].Properties;
 }
 
@@ -84,7 +97,7 @@ const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }
 
 /** The bundled `index.mjs` of a function: its asset directory in the cloud assembly. */
 function bundleFile(built: Built, name: keyof typeof FUNCTIONS): string {
-  const id = logicalId(built.stack, built.stack[FUNCTIONS[name]].function);
+  const id = logicalId(built.stack, handlerOf(built, name).function);
   const fn = built.template.toJSON().Resources[id];
   const key = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
   return path.join(built.outdir, `asset.${key}`, 'index.mjs');
@@ -92,7 +105,7 @@ function bundleFile(built: Built, name: keyof typeof FUNCTIONS): string {
 
 /** Every IAM statement of a function's role. */
 function statementsOf(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown>[] {
-  const role = logicalId(built.stack, built.stack[FUNCTIONS[name]].role);
+  const role = logicalId(built.stack, handlerOf(built, name).role);
   const policies = built.template.findResources('AWS::IAM::Policy', {
     Properties: { Roles: [{ Ref: role }] },
   });
@@ -137,7 +150,7 @@ describe('StatelessStack', () => {
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }),
       },
-      3,
+      4,
     );
   });
 
@@ -159,11 +172,24 @@ describe('StatelessStack', () => {
         }),
       },
     });
+    const pushKey = { 'Fn::ImportValue': Match.stringLikeRegexp('A2APushKey') };
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('worker'),
       Timeout: 60,
       MemorySize: 1024,
-      Environment: { Variables: Match.objectLike(common) },
+      Environment: {
+        Variables: Match.objectLike({
+          ...common,
+          A2A_PUSH_KEY_SECRET: pushKey,
+          A2A_PUSH_BASE_URL: Match.objectLike({ 'Fn::Join': Match.anyValue() }),
+        }),
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('A2A push receiver'),
+      Environment: {
+        Variables: Match.objectLike({ ...common, A2A_PUSH_KEY_SECRET: pushKey }),
+      },
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('delay'),
@@ -205,7 +231,7 @@ describe('StatelessStack', () => {
     ] as const;
     for (const [name, queue, batchSize] of sources) {
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: logicalId(built.stack, built.stack[FUNCTIONS[name]].function) },
+        FunctionName: { Ref: logicalId(built.stack, handlerOf(built, name).function) },
         EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp(queue) },
         BatchSize: batchSize,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -225,8 +251,14 @@ describe('StatelessStack', () => {
       'GET /health',
       'HEAD /conversations/{sender}/tracker',
       'HEAD /health',
+      'POST /a2a/push/{sender}/{run}',
       'POST /webhooks/rest/webhook',
     ]);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationUri: {
+        'Fn::GetAtt': [logicalId(built.stack, handlerOf(built, 'A2APush').function), 'Arn'],
+      },
+    });
     template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
@@ -307,6 +339,39 @@ describe('StatelessStack', () => {
     }
   });
 
+  it('grants the A2A push receiver reads, the job queue and the push key, which the worker reads too', () => {
+    const statements = statementsOf(built, 'A2APush');
+    expect(actionsOf(statements)).not.toContain('dynamodb:PutItem');
+    expect(JSON.stringify(statements)).not.toMatch(/QueuesDelayed|switchboard\//);
+    const readsPushKey = expect.objectContaining({
+      Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
+      Resource: { 'Fn::ImportValue': expect.stringMatching(/A2APushKey/) },
+    });
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        {
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:Query'],
+          Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
+        },
+        expect.objectContaining({
+          Action: expect.arrayContaining(['sqs:SendMessage']),
+          Resource: { 'Fn::ImportValue': expect.stringMatching(/QueuesJobs.*Arn/) },
+        }),
+        readsPushKey,
+      ]),
+    );
+    expect(statementsOf(built, 'Worker')).toContainEqual(readsPushKey);
+    expect(JSON.stringify(statementsOf(built, 'Webhook'))).not.toMatch(/A2APushKey/);
+  });
+
+  it('generates the push key in the stateful stack, kept when the stack is deleted', () => {
+    built.stateTemplate.hasResource('AWS::SecretsManager::Secret', {
+      Properties: { GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) },
+      DeletionPolicy: 'Retain',
+    });
+  });
+
   it('gives no function a wildcard resource except for X-Ray', () => {
     for (const name of Object.keys(FUNCTIONS) as (keyof typeof FUNCTIONS)[]) {
       const wildcard = statementsOf(built, name).filter((s) => s.Resource === '*');
@@ -317,15 +382,15 @@ describe('StatelessStack', () => {
   });
 
   it('keeps every log group for a month', () => {
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 4);
-    template.resourceCountIs('AWS::Logs::LogGroup', 4);
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 5);
+    template.resourceCountIs('AWS::Logs::LogGroup', 5);
   });
 
   it("alarms on each function's errors and on failed jobs", () => {
     template.resourcePropertiesCountIs(
       'AWS::CloudWatch::Alarm',
       { Namespace: 'AWS/Lambda', MetricName: 'Errors', Threshold: 1 },
-      3,
+      4,
     );
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'Switchboard',
@@ -343,7 +408,7 @@ describe('StatelessStack', () => {
     const exportName = outputs[0]?.Export?.Name;
     expect(exportName).toEqual(expect.any(String));
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4);
+    expect(alarms).toHaveLength(5);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([{ 'Fn::ImportValue': exportName }]);
     }
@@ -361,7 +426,7 @@ describe('StatelessStack', () => {
 
   it('reserves 100 executions for the webhook by default', () => {
     expect(functionProps(built, 'Webhook').ReservedConcurrentExecutions).toBe(100);
-    for (const name of ['Worker', 'Delay'] as const) {
+    for (const name of ['Worker', 'Delay', 'A2APush'] as const) {
       expect(functionProps(built, name).ReservedConcurrentExecutions).toBeUndefined();
     }
   });
@@ -435,6 +500,15 @@ describe('the CDK app context', () => {
   it('lets the worker read per-conversation secrets by their pattern, and passes the AWS Solutions checks', () => {
     const report = new AwsSolutionsChecks(built.stack).validateScope(built.stack);
     expect(report.violations).toEqual([]);
+  });
+
+  it('adds no A2A push receiver for a project without A2A agents', () => {
+    expect(built.stack.a2aPush).toBeUndefined();
+    const routes = Object.values(built.template.findResources('AWS::ApiGatewayV2::Route'));
+    expect(routes.map((r) => r.Properties.RouteKey)).not.toContain('POST /a2a/push/{sender}/{run}');
+    built.template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ A2A_PUSH_KEY_SECRET: Match.absent() }) },
+    });
   });
 
   it('opens the REST routes only when asked to', () => {

@@ -7,7 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { projectAgents } from '../../agents/index.js';
 import type { Assistant } from '../../assistant/index.js';
-import { standardChannels } from '../../channels/index.js';
+import { a2aPushChannel, standardChannels } from '../../channels/index.js';
 import type { LlmPort } from '../../dialogue/index.js';
 import { loadProjectActions } from '../../extensions/index.js';
 import { hasModelAccess, modelFactory, type ToolChatPort } from '../../llm/index.js';
@@ -38,6 +38,7 @@ import {
 import { serveHttp } from './httpServer.js';
 import { DynamoInbox, InboxJobQueue } from './inbox.js';
 import { LocalSecretStore } from './localSecretStore.js';
+import { localPushKey } from './pushKey.js';
 
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
@@ -126,10 +127,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
     const mcp = await projectMcp({ assistant, secrets, logger });
     const { llm, agentModel } = options;
+    const pushKey = localPushKey(secrets, options.dataDir);
+    let url: string | undefined;
     const runners = await projectAgents({
       assistant,
       models: agentModel ? () => agentModel : models,
       gateway: mcp.gateway,
+      secrets,
+      pushKey,
+      // Agents that name no push URL notify this stack, once its server listens.
+      pushBaseUrl: () => url,
+      logger,
     });
     const serverStopping = new AbortController();
     const sqsQueue = new SqsJobQueue(queueOptions);
@@ -141,7 +149,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       store: new DynamoConversationStore(table),
       queue: inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue,
       replies: new DynamoReplyStore(table),
-      channels: standardChannels,
+      channels: (context) => [...standardChannels(context), a2aPushChannel(context, { pushKey })],
       now,
       newId: randomUUID,
       sleep: (ms) => sleep(ms),
@@ -203,6 +211,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
 
     const server = await serveHttp(runtime.http, options.port, logger);
+    url = server.url;
     return {
       url: server.url,
       runtime,

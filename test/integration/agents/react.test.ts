@@ -263,6 +263,7 @@ describe('ReAct sub agents', () => {
       assistant: suite.assistant,
       models: () => chat,
       gateway,
+      secrets: { get: async () => '' },
     });
     return suite.runtime({ ...options, runners });
   }

@@ -1,0 +1,54 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { SecretNotFoundError } from '../src/adapters/secretErrors.js';
+import { a2aPushChannel } from '../src/channels/index.js';
+import { createRuntime, type HttpRequest, type HttpResponse } from '../src/runtime/index.js';
+import { httpRequestOf, jsonResult } from './shared/apiGateway.js';
+import { env, pushKeyOf } from './shared/aws.js';
+import { describeError, lambdaHandler, logger, metrics } from './shared/observability.js';
+import { awsRuntimeParts } from './shared/parts.js';
+
+const pushKey = pushKeyOf(env.A2A_PUSH_KEY_SECRET);
+
+// The receiver only: a notification becomes a job of its run; the worker applies it.
+const { http } = createRuntime({
+  ...awsRuntimeParts,
+  channels: (context) => (pushKey ? [a2aPushChannel(context, { pushKey })] : []),
+});
+
+const NOT_CONFIGURED: HttpResponse = {
+  status: 503,
+  body: { error: 'the A2A push receiver is not configured' },
+};
+
+/** `POST /a2a/push/{sender}/{run}` behind API Gateway: A2A push notifications of running tasks. */
+export const handler = lambdaHandler(
+  async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    logger.setCorrelationId(event.requestContext.requestId);
+    const response = await respond(httpRequestOf(event));
+    metrics.addMetric(outcomeMetric(response.status), MetricUnit.Count, 1);
+    return jsonResult(response);
+  },
+);
+
+async function respond(request: HttpRequest): Promise<HttpResponse> {
+  if (!pushKey) {
+    logger.error('no A2A_PUSH_KEY_SECRET is set: the receiver cannot check notifications');
+    return NOT_CONFIGURED;
+  }
+  try {
+    return await http.handle(request);
+  } catch (error) {
+    if (error instanceof SecretNotFoundError) {
+      logger.error('the A2A push key secret is missing', { secret: error.secret });
+      return NOT_CONFIGURED;
+    }
+    logger.error('notification failed', { error: describeError(error) });
+    return { status: 500, body: { error: 'internal error' } };
+  }
+}
+
+function outcomeMetric(status: number): string {
+  if (status < 400) return 'NotificationsAccepted';
+  return status < 500 ? 'NotificationsRefused' : 'NotificationsFailed';
+}

@@ -1,0 +1,207 @@
+/**
+ * The connection to one A2A agent, kept per process (per warm container): its card (from the
+ * project's file, or fetched from its URL and kept for `CARD_TTL_MS`), an SDK client over the
+ * card's transports (JSON-RPC, HTTP+JSON; A2A 1.0 and 0.3), the agent's credentials on every
+ * request, and the health check made before first use.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AgentCard } from '@a2a-js/sdk';
+import {
+  type Client,
+  ClientFactory,
+  createAuthenticatingFetchWithRetry,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type RequestOptions,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
+import type { A2ASubAgent } from '../assistant/index.js';
+import { type ServerAuth, serverAuth } from '../mcp/index.js';
+import type { SecretStore } from '../runtime/index.js';
+import { A2ARequestError, a2aFailure } from './errors.js';
+import { healthCheckMessage, outputOfMessage, outputOfTask } from './messages.js';
+
+/** How long a card fetched from a URL is kept before it is fetched again. */
+export const CARD_TTL_MS = 5 * 60_000;
+/** How long a request may take when the job's deadline leaves more (no `timeout` configured). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** What a request runs under: the job's signal and the moment its calls must be over. */
+export interface CallScope {
+  readonly signal: AbortSignal;
+  readonly deadline?: number;
+}
+
+interface Built {
+  readonly client: Client;
+  readonly card: AgentCard;
+}
+
+export interface A2AConnectionOptions {
+  readonly agent: A2ASubAgent;
+  readonly secrets: SecretStore;
+  readonly now?: () => number;
+  readonly fetch?: typeof fetch;
+}
+
+export class A2AConnection {
+  private current: { built: Promise<Built>; expiresAt: number } | undefined;
+  private health: Promise<void> | undefined;
+  private readonly now: () => number;
+  readonly auth: ServerAuth;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: A2AConnectionOptions) {
+    this.now = options.now ?? Date.now;
+    this.auth = serverAuth(options.agent.configuration.auth ?? {}, options.secrets, {
+      now: this.now,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    const base = options.fetch ?? fetch;
+    // The agent's credentials on every request; an OAuth token it refuses is renewed once.
+    this.fetchImpl = createAuthenticatingFetchWithRetry(base, {
+      headers: () => this.auth.headers(),
+      shouldRetryWithHeaders: async (_request, response) =>
+        response.status === 401 && this.auth.renew() ? this.auth.headers() : undefined,
+    });
+  }
+
+  get name(): string {
+    return this.options.agent.name;
+  }
+
+  /** The client, built from the card; a fetched card is fetched again once its TTL is over. */
+  async client(scope: CallScope): Promise<Client> {
+    return (await this.built(scope)).client;
+  }
+
+  /** The card the client was built from. */
+  async card(scope: CallScope): Promise<AgentCard> {
+    return (await this.built(scope)).card;
+  }
+
+  private built(scope: CallScope): Promise<Built> {
+    const now = this.now();
+    if (!this.current || this.current.expiresAt <= now) {
+      const built = this.build();
+      const source = this.options.agent.agentCard;
+      this.current = { built, expiresAt: source.kind === 'url' ? now + CARD_TTL_MS : Infinity };
+      // A failed build is not kept: the next caller tries again.
+      built.catch(() => {
+        if (this.current?.built === built) this.current = undefined;
+      });
+    }
+    return withinScope(this.current.built, scope, this.name);
+  }
+
+  /**
+   * The health check: a small test message the agent must answer with a message or a task. Made
+   * once per container before first use; a failed check is not kept (the next use checks again).
+   */
+  async ensureHealthy(scope: CallScope): Promise<void> {
+    if (!this.health) {
+      const check = this.check(scope);
+      this.health = check;
+      check.catch(() => {
+        if (this.health === check) this.health = undefined;
+      });
+    }
+    return withinScope(this.health, scope, this.name);
+  }
+
+  /** Request options within the scope: the job's signal and a timeout within its deadline. */
+  requestOptions(scope: CallScope, extra: Omit<RequestOptions, 'signal'> = {}): RequestOptions {
+    return { ...extra, signal: requestSignal(scope, this.timeoutMs(scope)) };
+  }
+
+  /** How long a request may take: `configuration.timeout`, within the job's deadline. */
+  timeoutMs(scope: CallScope): number {
+    const configured = this.options.agent.configuration.timeout;
+    const limit = configured !== undefined ? configured * 1000 : DEFAULT_REQUEST_TIMEOUT_MS;
+    return scope.deadline === undefined
+      ? limit
+      : Math.max(0, Math.min(limit, scope.deadline - this.now()));
+  }
+
+  /** Wraps a failure as unavailable or refused, with credentials removed from its reason. */
+  failure(error: unknown): Error {
+    return a2aFailure(this.name, error, (text) => this.auth.redact(text));
+  }
+
+  private async build(): Promise<Built> {
+    const legacyCompat = { enabled: true };
+    const fetchImpl = this.fetchImpl;
+    const resolver = new DefaultAgentCardResolver({ legacyCompat, fetchImpl });
+    const factory = new ClientFactory({
+      transports: [
+        new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
+        new RestTransportFactory({ legacyCompat, fetchImpl }),
+      ],
+      cardResolver: resolver,
+    });
+    const source = this.options.agent.agentCard;
+    try {
+      const client =
+        source.kind === 'url'
+          ? await factory.createFromUrl(source.url, '')
+          : await factory.createFromAgentCard(resolver.normalizeAgentCard(source.card));
+      return { client, card: await client.getAgentCard() };
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  private async check(scope: CallScope): Promise<void> {
+    const client = await this.client(scope);
+    let answer: Awaited<ReturnType<Client['sendMessage']>>;
+    try {
+      answer = await client.sendMessage(
+        {
+          tenant: '',
+          message: healthCheckMessage(`health-${randomUUID()}`),
+          configuration: {
+            acceptedOutputModes: [],
+            taskPushNotificationConfig: undefined,
+            // The agent's final answer: a failing agent fails its task at once.
+            returnImmediately: false,
+          },
+          metadata: undefined,
+        },
+        this.requestOptions(scope),
+      );
+    } catch (error) {
+      throw this.failure(error);
+    }
+    const failed = isTask(answer) ? outputOfTask('health', answer) : outputOfMessage('h', answer);
+    if (failed?.status === 'fatal_error') {
+      throw new A2ARequestError(this.name, `the health check failed: ${failed.errorMessage}`);
+    }
+  }
+}
+
+/** Whether a send's answer is a task (the other kind is a message). */
+export function isTask(
+  answer: Awaited<ReturnType<Client['sendMessage']>>,
+): answer is Extract<typeof answer, { status: unknown }> {
+  return 'status' in answer && 'artifacts' in answer;
+}
+
+/** A signal that aborts with the job's, or after `timeoutMs`. */
+export function requestSignal(scope: CallScope, timeoutMs: number): AbortSignal {
+  return AbortSignal.any([scope.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
+}
+
+/** Waits for a shared promise within one caller's signal. */
+async function withinScope<T>(promise: Promise<T>, scope: CallScope, name: string): Promise<T> {
+  if (scope.signal.aborted) throw scope.signal.reason;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(scope.signal.reason ?? new Error(`${name}: aborted`));
+    scope.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    if (onAbort) scope.signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Failures of A2A requests. `A2AUnavailableError` is worth another try later (the agent could
+ * not be reached, timed out, or failed with 408/429/5xx); `A2ARequestError` is not. Reasons name
+ * an HTTP refusal by its status only: an agent's error body may be large or echo what it was sent.
+ */
+import { OAuthTokenError } from '../mcp/index.js';
+
+const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+/** The SDK's transports name the status in their messages (`Status: 503`, `stream: 503 …`). */
+const HTTP_STATUS = /(?:Status: |establishing stream for \S+: |Agent Card from \S+: )(\d{3})\b/;
+const MAX_REASON_CHARS = 300;
+
+/** The agent could not be reached, timed out or failed: a later try may succeed. */
+export class A2AUnavailableError extends Error {
+  override readonly name = 'A2AUnavailableError';
+  readonly transient = true;
+  constructor(
+    readonly agentName: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`A2A agent ${agentName}: ${message}`, options);
+  }
+}
+
+/** The agent refused the request, or answered with something that is not A2A. */
+export class A2ARequestError extends Error {
+  override readonly name = 'A2ARequestError';
+  constructor(
+    readonly agentName: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`A2A agent ${agentName}: ${message}`, options);
+  }
+}
+
+/** The HTTP status an SDK error reports, if it reports one. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const match = HTTP_STATUS.exec(error.message);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Whether a failed request may succeed when tried again later. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof A2AUnavailableError) return true;
+  if (error instanceof OAuthTokenError) return error.transient;
+  const status = httpStatusOf(error);
+  if (status !== undefined) return status === 408 || status === 429 || status >= 500;
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'AbortError' || error.name === 'TimeoutError') return true;
+  if (error instanceof TypeError && /fetch failed|terminated/i.test(error.message)) return true;
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (
+      'code' in current &&
+      typeof current.code === 'string' &&
+      TRANSIENT_CODES.has(current.code)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A short reason for logs and outputs, with `redact` applied (credential values removed). */
+export function describeA2AFailure(error: unknown, redact: (text: string) => string): string {
+  const status = httpStatusOf(error);
+  if (status !== undefined) return `the agent answered HTTP ${status}`;
+  let text = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.name === 'TimeoutError') text = 'the request timed out';
+  text = redact(text);
+  return text.length <= MAX_REASON_CHARS ? text : `${text.slice(0, MAX_REASON_CHARS)}…`;
+}
+
+/** Wraps a failure as unavailable (transient) or refused, with a clean reason. */
+export function a2aFailure(
+  agentName: string,
+  error: unknown,
+  redact: (text: string) => string,
+): A2AUnavailableError | A2ARequestError {
+  if (error instanceof A2AUnavailableError || error instanceof A2ARequestError) return error;
+  const reason = describeA2AFailure(error, redact);
+  return isTransient(error)
+    ? new A2AUnavailableError(agentName, reason, { cause: error })
+    : new A2ARequestError(agentName, reason, { cause: error });
+}
