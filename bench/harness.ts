@@ -65,3 +65,41 @@ export function round(value: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** Wall and CPU time of one measured piece, in milliseconds. */
+export interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+/** This process's CPU time so far (user and system), in milliseconds. */
+const cpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+export function mark(): Sample {
+  return { wallMs: performance.now(), cpuMs: cpuMs() };
+}
+
+export function since(start: Sample): Sample {
+  const end = mark();
+  return { wallMs: end.wallMs - start.wallMs, cpuMs: end.cpuMs - start.cpuMs };
+}
+
+export function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+export function summary(samples: readonly Sample[]) {
+  const wall = samples.map((s) => s.wallMs);
+  const cpu = samples.map((s) => s.cpuMs);
+  return {
+    iterations: samples.length,
+    wallMedianMs: round(quantile(wall, 0.5)),
+    wallP95Ms: round(quantile(wall, 0.95)),
+    cpuMedianMs: round(quantile(cpu, 0.5)),
+    cpuP95Ms: round(quantile(cpu, 0.95)),
+  };
+}

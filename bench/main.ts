@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { a2aBenchmark } from './a2a.bench.js';
 import { bundlesBenchmark } from './bundles.bench.js';
 import { configBenchmark } from './config.bench.js';
 import { dialogueBenchmark } from './dialogue.bench.js';
@@ -10,6 +11,7 @@ import { reactBenchmark } from './react.bench.js';
 import { jobCostBenchmark, localThroughputBenchmark } from './runtime.bench.js';
 
 const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
+  a2a: a2aBenchmark,
   bundles: bundlesBenchmark,
   config: configBenchmark,
   dialogue: dialogueBenchmark,

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -46,47 +45,11 @@ import {
   type Job,
   runWorkerLoop,
 } from '../src/runtime/index.js';
-import { round } from './harness.js';
+import { mark, round, type Sample, since, summary } from './harness.js';
 
 /** Conversations per loop, and ReAct iterations (one model call, one tool call) in each. */
 const CONVERSATIONS = 50;
 const ITERATIONS = 10;
-
-interface Sample {
-  readonly wallMs: number;
-  readonly cpuMs: number;
-}
-
-const cpuMs = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-
-function mark(): Sample {
-  return { wallMs: performance.now(), cpuMs: cpuMs() };
-}
-
-function since(start: Sample): Sample {
-  const end = mark();
-  return { wallMs: end.wallMs - start.wallMs, cpuMs: end.cpuMs - start.cpuMs };
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-}
-
-function summary(samples: readonly Sample[]) {
-  const wall = samples.map((s) => s.wallMs);
-  const cpu = samples.map((s) => s.cpuMs);
-  return {
-    iterations: samples.length,
-    wallMedianMs: round(quantile(wall, 0.5)),
-    wallP95Ms: round(quantile(wall, 0.95)),
-    cpuMedianMs: round(quantile(cpu, 0.5)),
-    cpuP95Ms: round(quantile(cpu, 0.95)),
-  };
-}
 
 interface Peers {
   readonly modelUrl: string;

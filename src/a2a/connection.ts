@@ -20,6 +20,7 @@ import { type ServerAuth, serverAuth } from '../mcp/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { A2ARequestError, a2aFailure } from './errors.js';
 import { healthCheckMessage, outputOfMessage, outputOfTask } from './messages.js';
+import { retryingFetch } from './retryingFetch.js';
 
 /** How long a card fetched from a URL is kept before it is fetched again. */
 export const CARD_TTL_MS = 5 * 60_000;
@@ -57,7 +58,8 @@ export class A2AConnection {
       now: this.now,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
-    const base = options.fetch ?? fetch;
+    // Each request (the card's too) retried after a failed connection or a 408, 429 or 5xx.
+    const base = retryingFetch(options.fetch ?? fetch, options.agent.configuration.max_retries);
     // The agent's credentials on every request; an OAuth token it refuses is renewed once.
     this.fetchImpl = createAuthenticatingFetchWithRetry(base, {
       headers: () => this.auth.headers(),

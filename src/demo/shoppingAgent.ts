@@ -108,7 +108,7 @@ function shoppingExecutor(stockCheckMs: number): AgentExecutor {
         return;
       }
       const car = `${order.model} ${order.trim}`;
-      task.status(TaskState.TASK_STATE_WORKING, `Checking the dealership's stock for the ${car}…`);
+      task.status(TaskState.TASK_STATE_WORKING, `Checking the dealership’s stock for the ${car}…`);
       await new Promise((resolve) => setTimeout(resolve, stockCheckMs));
       orders.delete(ctx.taskId);
       if (cancelled.has(ctx.taskId)) {

@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
+import { retryAfterOf } from '../runtime/index.js';
 import type {
   TokenUsage,
   ToolCall,
@@ -277,18 +278,6 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
     const key = this.settings.apiKey;
     return key.length >= 4 ? message.replaceAll(key, '[redacted]') : message;
   }
-}
-
-/** The wait a server asked for: `retry-after-ms`, or `Retry-After` in seconds or as a date. */
-function retryAfterOf(headers: Headers | undefined): number | undefined {
-  const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function hostOf(url: string): string {

@@ -146,12 +146,13 @@ describe('switchboard run with SWITCHBOARD_REST_TOKEN set but blank', () => {
 });
 
 describe('switchboard run --demo-peers (npm start)', () => {
-  it('runs the example’s demo MCP servers for the financing flow and the research and test-drive agents', async () => {
+  it('runs the example’s demo peers for the financing flow and the research, test-drive and shopping agents', async () => {
     const app = await startSwitchboard(['--demo-peers']);
     try {
       for (const name of ['car_catalog', 'dealer_directory', 'appointment_booking', 'financing']) {
         expect(app.stderr()).toContain(`demo MCP server ${name} on http://127.0.0.1:`);
       }
+      expect(app.stderr()).toContain('demo A2A agent car_shopping_agent on http://127.0.0.1:8941/');
       const texts = async (message: string) =>
         (await say(app.url, 'e2e-finance', message)).map((m) => m.text);
       expect(await texts('Can I finance a car?')).toEqual(['How much would you like to borrow?']);
@@ -187,6 +188,16 @@ describe('switchboard run --demo-peers (npm start)', () => {
       ]);
       expect(await agent('/SetSlots(confirm_booking=true)')).toEqual([
         'Booked! Your reference is TD-1001.',
+        'Can I help you with anything else?',
+      ]);
+
+      // The shopping agent (A2A) reads car_model from the slots it is sent, and asks on its task.
+      expect(await agent('I would like to buy it')).toEqual([
+        'Which trim of the Aurora EV would you like: Base, Sport, Touring?',
+      ]);
+      expect(await agent('Touring')).toEqual([
+        'Checking the dealership’s stock for the Aurora EV Touring…',
+        'Your Aurora EV Touring is ordered: order A-1001, €50,900. The dealership will call you to arrange delivery.',
         'Can I help you with anything else?',
       ]);
     } finally {

@@ -1,0 +1,141 @@
+/**
+ * `npm run bench a2a`: one A2A exchange (a user message, the agent's answer) against an agent
+ * that answers at once from a child process, so every exchange pays the same loopback round trip
+ * and only this process's CPU is counted. Compared: the SDK's client alone (`sendMessage`), and
+ * Switchboard's A2A runner in process (the message built from the agent input, credentials and
+ * retries on the request, the answer mapped to an agent output, the run's data serialized and
+ * parsed back as a store round trip would). The two take turns, exchange by exchange.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Message } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
+import { A2ARunner } from '../src/a2a/index.js';
+import type { A2ASubAgent, Assistant } from '../src/assistant/index.js';
+import { loadAssistant } from '../src/config/index.js';
+import { mark, round, type Sample, since, summary } from './harness.js';
+
+const EXCHANGES = 500;
+const WARMUP = 20;
+
+async function startPeer(): Promise<{ cardUrl: string; stop(): void }> {
+  const file = fileURLToPath(new URL('./a2aPeer.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the benchmark agent exited with ${code}`)));
+  });
+  const { cardUrl } = JSON.parse(first) as { cardUrl: string };
+  return { cardUrl, stop: () => child.kill() };
+}
+
+/** The benchmark's assistant: one flow that calls the A2A agent by its card's URL. */
+async function benchAssistant(cardUrl: string): Promise<{ assistant: Assistant; dir: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-a2a-bench-'));
+  const files: Record<string, string> = {
+    'domain.yml': 'slots:\n  trim:\n    type: text\nresponses: {}\n',
+    'data/flows.yml': 'flows:\n  bench:\n    description: Ask.\n    steps:\n      - call: remote\n',
+    'sub_agents/remote/config.yml': `agent:\n  name: remote\n  protocol: A2A\n  description: Answers.\nconfiguration:\n  agent_card: ${cardUrl}\n`,
+  };
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  const loaded = await loadAssistant({ projectDir: dir, env: {} });
+  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+  return { assistant: loaded.assistant, dir };
+}
+
+type Exchange = (i: number) => Promise<Sample>;
+
+async function sdkAlone(cardUrl: string): Promise<Exchange> {
+  const client = await new ClientFactory().createFromUrl(cardUrl, '');
+  return async () => {
+    const start = mark();
+    const answer = await client.sendMessage({
+      tenant: '',
+      message: Message.fromJSON({
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        parts: [
+          { text: 'go' },
+          { data: { slots: { trim: null }, conversation_history: 'USER: go' } },
+        ],
+      }),
+      configuration: undefined,
+      metadata: undefined,
+    });
+    if (!answer) throw new Error('no answer');
+    return since(start);
+  };
+}
+
+async function switchboardRunner(assistant: Assistant): Promise<Exchange> {
+  const agent = assistant.agents.remote as A2ASubAgent;
+  const runner = new A2ARunner({ assistant, secrets: { get: async () => '' } });
+  return async (i) => {
+    const start = mark();
+    const data = runner.start({
+      agent,
+      frameId: 'f1',
+      input: {
+        id: `bench-${i}`,
+        userMessage: 'go',
+        slots: [{ name: 'trim', value: null, type: 'text' }],
+        conversationHistory: 'USER: go',
+        events: [{ event: 'user', text: 'go' }],
+        metadata: { sender_id: `bench-${i}` },
+        timestamp: new Date().toISOString(),
+      },
+      resumed: false,
+      restarted: false,
+    });
+    const stored = runner.dataSchema.parse(JSON.parse(JSON.stringify(data)));
+    const { signal } = new AbortController();
+    const result = await runner.step(stored, {
+      conversationId: `bench-${i}`,
+      runId: `run-${i}`,
+      signal,
+    });
+    runner.dataSchema.parse(JSON.parse(JSON.stringify(result.data)));
+    if (result.next.type !== 'done' || result.next.output.status !== 'completed') {
+      throw new Error(`the exchange did not complete: ${JSON.stringify(result.next)}`);
+    }
+    return since(start);
+  };
+}
+
+export async function a2aBenchmark(): Promise<Record<string, unknown>> {
+  const peer = await startPeer();
+  const { assistant, dir } = await benchAssistant(peer.cardUrl);
+  try {
+    const exchanges = [await sdkAlone(peer.cardUrl), await switchboardRunner(assistant)];
+    const samples: Sample[][] = [[], []];
+    for (let i = 0; i < WARMUP + EXCHANGES; i++) {
+      // Taking turns, first one then the other, so that a busy machine weighs on both alike.
+      for (let k = 0; k < exchanges.length; k++) {
+        const index = (i + k) % exchanges.length;
+        const sample = await (exchanges[index] as Exchange)(i);
+        if (i >= WARMUP) samples[index]?.push(sample);
+      }
+    }
+    const sdk = summary(samples[0] ?? []);
+    const ours = summary(samples[1] ?? []);
+    return {
+      sdkSendMessage: sdk,
+      switchboardRunnerStep: ours,
+      medianOverSdkMs: round(ours.wallMedianMs - sdk.wallMedianMs),
+    };
+  } finally {
+    peer.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
