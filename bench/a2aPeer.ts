@@ -3,8 +3,10 @@
  * 1.0 agent on the SDK's express handlers that answers every message at once with a message (the
  * health check included). Prints `{"cardUrl"}` when ready.
  */
+
+import { textPart } from '../src/a2a/index.js';
 import { startA2AHost } from '../src/demo/a2aHost.js';
-import { agentMessage, textPart } from '../src/demo/a2aTask.js';
+import { agentMessage } from '../src/demo/a2aTask.js';
 
 const host = await startA2AHost({
   name: 'bench agent',

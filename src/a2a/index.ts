@@ -1,7 +1,13 @@
 export { A2AAgent, type A2AAgentClass, isA2AAgentClass } from './agent.js';
 export { A2AConnection, CARD_TTL_MS } from './connection.js';
 export { A2ARequestError, A2AUnavailableError } from './errors.js';
-export { outgoingMessage, outputOfMessage, outputOfTask } from './messages.js';
+export {
+  dataPart,
+  outgoingMessage,
+  outputOfMessage,
+  outputOfTask,
+  textPart,
+} from './messages.js';
 export {
   isPushToken,
   PUSH_KEY_SECRET,

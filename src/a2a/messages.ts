@@ -36,7 +36,8 @@ export function stateName(state: TaskState | undefined): string {
     .replaceAll('_', '-');
 }
 
-function textPart(text: string): Part {
+/** A text part. */
+export function textPart(text: string): Part {
   return {
     content: { $case: 'text', value: text },
     metadata: undefined,
@@ -45,7 +46,8 @@ function textPart(text: string): Part {
   };
 }
 
-function dataPart(value: Record<string, unknown>): Part {
+/** A data part (JSON). */
+export function dataPart(value: Record<string, unknown>): Part {
   return {
     content: { $case: 'data', value },
     metadata: undefined,

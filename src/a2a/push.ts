@@ -21,10 +21,13 @@ export function pushUrl(base: string, conversationId: string, runId: string): st
   return `${root}/a2a/push/${encodeURIComponent(conversationId)}/${encodeURIComponent(runId)}`;
 }
 
-/** The token of one run's notifications: HMAC-SHA256 of the conversation and run, base64url. */
+/**
+ * The token of one run's notifications: HMAC-SHA256 of the conversation and run (as a JSON pair,
+ * so that no two pairs read the same), base64url.
+ */
 export function pushToken(key: string, conversationId: string, runId: string): string {
   return createHmac('sha256', key)
-    .update(`a2a-push\n${conversationId}\n${runId}`)
+    .update(`a2a-push\n${JSON.stringify([conversationId, runId])}`)
     .digest('base64url');
 }
 

@@ -6,14 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-
-export function textPart(value: string): Part {
-  return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' };
-}
-
-export function dataPart(value: Record<string, unknown>): Part {
-  return { content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: '' };
-}
+import { textPart } from '../a2a/index.js';
 
 /** The text parts of a message, joined by spaces. */
 export function messageText(message: Message): string {

@@ -7,17 +7,10 @@
  */
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { dataPart, textPart } from '../a2a/index.js';
 import type { A2ASubAgent } from '../assistant/index.js';
 import { type A2AHost, startA2AHost } from './a2aHost.js';
-import {
-  agentMessage,
-  dataPart,
-  messageData,
-  messageText,
-  publishCancelled,
-  taskEvents,
-  textPart,
-} from './a2aTask.js';
+import { agentMessage, messageData, messageText, publishCancelled, taskEvents } from './a2aTask.js';
 import { CARS } from './catalog.js';
 import { apiKeyCheck } from './mcpServers.js';
 

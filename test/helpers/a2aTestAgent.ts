@@ -11,15 +11,14 @@
  */
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
+import { dataPart as data, textPart as text } from '../../src/a2a/index.js';
 import { type A2AHost, type A2AHostVersions, startA2AHost } from '../../src/demo/a2aHost.js';
 import {
   agentMessage,
-  dataPart as data,
   messageData,
   messageText,
   publishCancelled,
   taskEvents,
-  textPart as text,
 } from '../../src/demo/a2aTask.js';
 
 export interface ReceivedMessage {
