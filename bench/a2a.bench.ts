@@ -6,52 +6,24 @@
  * retries on the request, the answer mapped to an agent output, the run's data serialized and
  * parsed back as a store round trip would). The two take turns, exchange by exchange.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { rm } from 'node:fs/promises';
 import { Message } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { A2ARunner } from '../src/a2a/index.js';
 import type { A2ASubAgent, Assistant } from '../src/assistant/index.js';
-import { loadAssistant } from '../src/config/index.js';
-import { mark, round, type Sample, since, summary } from './harness.js';
+import { benchProject, mark, round, type Sample, since, spawnPeers, summary } from './harness.js';
 
 const EXCHANGES = 500;
 const WARMUP = 20;
 
-async function startPeer(): Promise<{ cardUrl: string; stop(): void }> {
-  const file = fileURLToPath(new URL('./a2aPeer.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the benchmark agent exited with ${code}`)));
-  });
-  const { cardUrl } = JSON.parse(first) as { cardUrl: string };
-  return { cardUrl, stop: () => child.kill() };
-}
-
 /** The benchmark's assistant: one flow that calls the A2A agent by its card's URL. */
-async function benchAssistant(cardUrl: string): Promise<{ assistant: Assistant; dir: string }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-a2a-bench-'));
-  const files: Record<string, string> = {
+function benchAssistant(cardUrl: string): Promise<{ assistant: Assistant; dir: string }> {
+  return benchProject('a2a', {
     'domain.yml': 'slots:\n  trim:\n    type: text\nresponses: {}\n',
     'data/flows.yml': 'flows:\n  bench:\n    description: Ask.\n    steps:\n      - call: remote\n',
     'sub_agents/remote/config.yml': `agent:\n  name: remote\n  protocol: A2A\n  description: Answers.\nconfiguration:\n  agent_card: ${cardUrl}\n`,
-  };
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-    await writeFile(path.join(dir, name), text);
-  }
-  const loaded = await loadAssistant({ projectDir: dir, env: {} });
-  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
-  return { assistant: loaded.assistant, dir };
+  });
 }
 
 type Exchange = (i: number) => Promise<Sample>;
@@ -114,10 +86,10 @@ async function switchboardRunner(assistant: Assistant): Promise<Exchange> {
 }
 
 export async function a2aBenchmark(): Promise<Record<string, unknown>> {
-  const peer = await startPeer();
-  const { assistant, dir } = await benchAssistant(peer.cardUrl);
+  const peer = await spawnPeers<{ cardUrl: string }>('./a2aPeer.ts');
+  const { assistant, dir } = await benchAssistant(peer.ready.cardUrl);
   try {
-    const exchanges = [await sdkAlone(peer.cardUrl), await switchboardRunner(assistant)];
+    const exchanges = [await sdkAlone(peer.ready.cardUrl), await switchboardRunner(assistant)];
     const samples: Sample[][] = [[], []];
     for (let i = 0; i < WARMUP + EXCHANGES; i++) {
       // Taking turns, first one then the other, so that a busy machine weighs on both alike.

@@ -1,4 +1,11 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import type { Assistant } from '../src/assistant/index.js';
+import { loadAssistant } from '../src/config/index.js';
 
 /** Timing statistics of repeated runs, in milliseconds. */
 export interface Timing {
@@ -102,4 +109,43 @@ export function summary(samples: readonly Sample[]) {
     cpuMedianMs: round(quantile(cpu, 0.5)),
     cpuP95Ms: round(quantile(cpu, 0.95)),
   };
+}
+
+/** Writes a small project into a new temporary folder and loads it. */
+export async function benchProject(
+  name: string,
+  files: Readonly<Record<string, string>>,
+): Promise<{ assistant: Assistant; dir: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `switchboard-${name}-bench-`));
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
+  const loaded = await loadAssistant({ projectDir: dir, env: {} });
+  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+  return { assistant: loaded.assistant, dir };
+}
+
+/**
+ * Runs a benchmark's peers (a TypeScript file beside this one) in a child process, so that their
+ * CPU is not counted; resolves with the JSON of the first line it prints.
+ */
+export async function spawnPeers<T>(
+  file: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ ready: T; stop(): void }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL(file, import.meta.url).pathname],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the benchmark peers exited with ${code}`)));
+  });
+  return { ready: JSON.parse(first) as T, stop: () => child.kill() };
 }

@@ -1,10 +1,5 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { rm } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -35,7 +30,6 @@ import {
 import { projectAgents, type ReactRunData, ReactRunner } from '../src/agents/index.js';
 import type { Assistant, ReactSubAgent } from '../src/assistant/index.js';
 import { standardChannels } from '../src/channels/index.js';
-import { loadAssistant } from '../src/config/index.js';
 import { type LlmPort, NO_ACTIONS } from '../src/dialogue/index.js';
 import { OpenAiChatModel } from '../src/llm/index.js';
 import { McpAgentTools, McpGateway } from '../src/mcp/index.js';
@@ -45,7 +39,7 @@ import {
   type Job,
   runWorkerLoop,
 } from '../src/runtime/index.js';
-import { mark, round, type Sample, since, summary } from './harness.js';
+import { benchProject, mark, round, type Sample, since, spawnPeers, summary } from './harness.js';
 
 /** Conversations per loop, and ReAct iterations (one model call, one tool call) in each. */
 const CONVERSATIONS = 50;
@@ -59,38 +53,22 @@ interface Peers {
 
 /** Starts the scripted model and the MCP server in a child process. */
 async function startPeers(): Promise<Peers> {
-  const file = fileURLToPath(new URL('./reactPeers.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
-    env: { ...process.env, REACT_ITERATIONS: String(ITERATIONS) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const peers = await spawnPeers<{ modelUrl: string; mcpUrl: string }>('./reactPeers.ts', {
+    REACT_ITERATIONS: String(ITERATIONS),
   });
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the benchmark peers exited with ${code}`)));
-  });
-  const urls = JSON.parse(first) as { modelUrl: string; mcpUrl: string };
-  return { ...urls, stop: () => child.kill() };
+  return { ...peers.ready, stop: peers.stop };
 }
 
 /** The benchmark's assistant: one flow that calls a general-purpose agent on the MCP server. */
-async function benchAssistant(mcpUrl: string): Promise<{ assistant: Assistant; dir: string }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-react-bench-'));
-  const files: Record<string, string> = {
+function benchAssistant(mcpUrl: string): Promise<{ assistant: Assistant; dir: string }> {
+  return benchProject('react', {
     'endpoints.yml': `mcp_servers:\n  - name: bench\n    url: ${mcpUrl}\n`,
     'domain.yml': 'slots: {}\nresponses:\n  utter_done:\n    - text: Done.\n',
     'data/flows.yml':
       'flows:\n  bench:\n    description: Work.\n    steps:\n      - call: worker\n      - action: utter_done\n',
     'sub_agents/worker/config.yml':
       'agent:\n  name: worker\n  description: Echoes until done.\nconfiguration:\n  include_date_time: true\nconnections:\n  mcp_servers:\n    - name: bench\n',
-  };
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-    await writeFile(path.join(dir, name), text);
-  }
-  const loaded = await loadAssistant({ projectDir: dir, env: {} });
-  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
-  return { assistant: loaded.assistant, dir };
+  });
 }
 
 const PROMPT = 'You echo until you are done.';

@@ -1,11 +1,9 @@
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { SecretNotFoundError } from '../src/adapters/secretErrors.js';
 import { a2aPushChannel } from '../src/channels/index.js';
 import { createRuntime, type HttpRequest, type HttpResponse } from '../src/runtime/index.js';
-import { httpRequestOf, jsonResult } from './shared/apiGateway.js';
+import { httpHandler } from './shared/apiGateway.js';
 import { env, pushKeyOf } from './shared/aws.js';
-import { describeError, lambdaHandler, logger, metrics } from './shared/observability.js';
+import { describeError, logger } from './shared/observability.js';
 import { awsRuntimeParts } from './shared/parts.js';
 
 const pushKey = pushKeyOf(env.A2A_PUSH_KEY_SECRET);
@@ -22,13 +20,9 @@ const NOT_CONFIGURED: HttpResponse = {
 };
 
 /** `POST /a2a/push/{sender}/{run}` behind API Gateway: A2A push notifications of running tasks. */
-export const handler = lambdaHandler(
-  async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-    logger.setCorrelationId(event.requestContext.requestId);
-    const response = await respond(httpRequestOf(event));
-    metrics.addMetric(outcomeMetric(response.status), MetricUnit.Count, 1);
-    return jsonResult(response);
-  },
+export const handler = httpHandler(
+  { ok: 'NotificationsAccepted', refused: 'NotificationsRefused', failed: 'NotificationsFailed' },
+  respond,
 );
 
 async function respond(request: HttpRequest): Promise<HttpResponse> {
@@ -46,9 +40,4 @@ async function respond(request: HttpRequest): Promise<HttpResponse> {
     logger.error('notification failed', { error: describeError(error) });
     return { status: 500, body: { error: 'internal error' } };
   }
-}
-
-function outcomeMetric(status: number): string {
-  if (status < 400) return 'NotificationsAccepted';
-  return status < 500 ? 'NotificationsRefused' : 'NotificationsFailed';
 }

@@ -1,5 +1,3 @@
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { SecretNotFoundError } from '../src/adapters/secretErrors.js';
 import {
   BlankTokenError,
@@ -7,9 +5,9 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from '../src/runtime/index.js';
-import { httpRequestOf, jsonResult } from './shared/apiGateway.js';
+import { httpHandler } from './shared/apiGateway.js';
 import { env } from './shared/aws.js';
-import { describeError, lambdaHandler, logger, metrics } from './shared/observability.js';
+import { describeError, logger } from './shared/observability.js';
 import { awsRuntimeParts } from './shared/parts.js';
 
 // The HTTP side only: the webhook runs no conversation, so it bundles no assistant.
@@ -21,13 +19,9 @@ const NOT_CONFIGURED: HttpResponse = {
 };
 
 /** The HTTP API behind API Gateway: health, the REST channel and the tracker. */
-export const handler = lambdaHandler(
-  async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-    logger.setCorrelationId(event.requestContext.requestId);
-    const response = await respond(httpRequestOf(event));
-    metrics.addMetric(outcomeMetric(response.status), MetricUnit.Count, 1);
-    return jsonResult(response);
-  },
+export const handler = httpHandler(
+  { ok: 'RequestsServed', refused: 'RequestsRefused', failed: 'RequestsFailed' },
+  respond,
 );
 
 async function respond(request: HttpRequest): Promise<HttpResponse> {
@@ -49,9 +43,4 @@ async function respond(request: HttpRequest): Promise<HttpResponse> {
     logger.error('request failed', { error: describeError(error) });
     return { status: 500, body: { error: 'internal error' } };
   }
-}
-
-function outcomeMetric(status: number): string {
-  if (status < 400) return 'RequestsServed';
-  return status < 500 ? 'RequestsRefused' : 'RequestsFailed';
 }

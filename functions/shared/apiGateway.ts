@@ -1,5 +1,7 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { HttpRequest, HttpResponse } from '../../src/runtime/channel.js';
+import { lambdaHandler, logger, metrics } from './observability.js';
 
 /** An API Gateway HTTP API (payload 2.0) request as the HTTP API reads it. */
 export function httpRequestOf(event: APIGatewayProxyEventV2): HttpRequest {
@@ -24,4 +26,35 @@ export function jsonResult(response: HttpResponse): APIGatewayProxyStructuredRes
     headers: { ...response.headers, 'content-type': 'application/json' },
     ...(response.body === undefined ? {} : { body: JSON.stringify(response.body) }),
   };
+}
+
+/** The metric counted for each answer, by its class: under 400, 4xx, 5xx. */
+export interface OutcomeMetrics {
+  readonly ok: string;
+  readonly refused: string;
+  readonly failed: string;
+}
+
+/**
+ * A handler behind the HTTP API: each request, with its request id as the logs' correlation id,
+ * answered by `respond` as JSON, and its outcome counted.
+ */
+export function httpHandler(
+  outcomes: OutcomeMetrics,
+  respond: (request: HttpRequest) => Promise<HttpResponse>,
+) {
+  return lambdaHandler(
+    async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+      logger.setCorrelationId(event.requestContext.requestId);
+      const response = await respond(httpRequestOf(event));
+      const metric =
+        response.status < 400
+          ? outcomes.ok
+          : response.status < 500
+            ? outcomes.refused
+            : outcomes.failed;
+      metrics.addMetric(metric, MetricUnit.Count, 1);
+      return jsonResult(response);
+    },
+  );
 }

@@ -130,6 +130,19 @@ const secretArn = (name: string) => ({
   ],
 });
 
+/** The grants of a function that reads conversations and queues jobs, and writes nothing. */
+const readsAndQueuesJobs = [
+  {
+    Effect: 'Allow',
+    Action: ['dynamodb:GetItem', 'dynamodb:Query'],
+    Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
+  },
+  expect.objectContaining({
+    Action: expect.arrayContaining(['sqs:SendMessage']),
+    Resource: { 'Fn::ImportValue': expect.stringMatching(/QueuesJobs.*Arn/) },
+  }),
+];
+
 describe('StatelessStack', () => {
   let built: Built;
   let template: Template;
@@ -288,15 +301,7 @@ describe('StatelessStack', () => {
     expect(actionsOf(statements)).not.toContain('dynamodb:PutItem');
     expect(statements).toEqual(
       expect.arrayContaining([
-        {
-          Effect: 'Allow',
-          Action: ['dynamodb:GetItem', 'dynamodb:Query'],
-          Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
-        },
-        expect.objectContaining({
-          Action: expect.arrayContaining(['sqs:SendMessage']),
-          Resource: { 'Fn::ImportValue': expect.stringMatching(/QueuesJobs.*Arn/) },
-        }),
+        ...readsAndQueuesJobs,
         expect.objectContaining({
           Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
           Resource: secretArn('switchboard/SWITCHBOARD_REST_TOKEN'),
@@ -347,20 +352,7 @@ describe('StatelessStack', () => {
       Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
       Resource: { 'Fn::ImportValue': expect.stringMatching(/A2APushKey/) },
     });
-    expect(statements).toEqual(
-      expect.arrayContaining([
-        {
-          Effect: 'Allow',
-          Action: ['dynamodb:GetItem', 'dynamodb:Query'],
-          Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
-        },
-        expect.objectContaining({
-          Action: expect.arrayContaining(['sqs:SendMessage']),
-          Resource: { 'Fn::ImportValue': expect.stringMatching(/QueuesJobs.*Arn/) },
-        }),
-        readsPushKey,
-      ]),
-    );
+    expect(statements).toEqual(expect.arrayContaining([...readsAndQueuesJobs, readsPushKey]));
     expect(statementsOf(built, 'Worker')).toContainEqual(readsPushKey);
     expect(JSON.stringify(statementsOf(built, 'Webhook'))).not.toMatch(/A2APushKey/);
   });
