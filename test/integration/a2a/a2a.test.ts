@@ -46,13 +46,13 @@ async function legacyCard(push: boolean): Promise<string> {
   return JSON.stringify({ ...card, capabilities: { streaming: false, pushNotifications: push } });
 }
 
-const a2aAgent = (name: string, card: string, extra = '') => `agent:
+const a2aAgent = (name: string, card: string, extra = '', maxPollingTime = 20) => `agent:
   name: ${name}
   protocol: A2A
   description: Sells cars.
 configuration:
   agent_card: ${card}
-  max_polling_time: 20
+  max_polling_time: ${maxPollingTime}
   polling_initial_delay: 0.05
 ${extra}`;
 
@@ -89,6 +89,10 @@ responses:
     steps:
       - call: polled_shop
       - action: utter_checked
+  buy_impatient:
+    description: Buy a car from the old shop, polled briefly.
+    steps:
+      - call: impatient_shop
   buy_fragile:
     description: Buy a car from the broken shop.
     steps:
@@ -112,6 +116,13 @@ responses:
   'sub_agents/polled_shop/config.yml': a2aAgent(
     'polled_shop',
     './sub_agents/polled_shop/card.json',
+  ),
+  'sub_agents/impatient_shop/card.json': legacyPollCard,
+  'sub_agents/impatient_shop/config.yml': a2aAgent(
+    'impatient_shop',
+    './sub_agents/impatient_shop/card.json',
+    '',
+    0.3,
   ),
   'sub_agents/fragile_shop/config.yml': a2aAgent('fragile_shop', fragile.cardUrl),
   'custom/shop.ts': `import { A2AAgent } from ${JSON.stringify(AGENTS_MODULE)};
@@ -475,8 +486,6 @@ describe('A2A sub agents', () => {
     expect(await say(rt, 'cancel', 'order a car', 'start flow buy')).toEqual([
       'Which trim would you like?',
     ]);
-    const taskId = messages(modern)[0] ? (await rt.store.load('cancel'))?.state.stack : undefined;
-    expect(taskId).toBeDefined();
     rt.llm.reply('cancel flow');
     const job = userMessage('cancel', 'never mind');
     await processJob(job, rt.deps, NEVER);
@@ -488,6 +497,52 @@ describe('A2A sub agents', () => {
     expect(await processJob(cancel, rt.deps, NEVER)).toBe('done');
     expect(modern.cancelled).toEqual([cancel.session?.task_id]);
     expect(logs.some((line) => line.startsWith('debug A2A task cancelled'))).toBe(true);
+  }, 30_000);
+
+  it('ignores a notification that comes after its run is over, however it arrives', async () => {
+    const rt = await a2aRuntime();
+    const conversation = 'push-late';
+    const { job, runId } = await startWaiting(rt, conversation, 'buy_legacy');
+    const taskId = await taskOf(rt, conversation, runId);
+    legacy.finishLong();
+    for (let i = 0; i < 4 && !(await rt.replies.read(conversation, job.turn_id)).settled; i++) {
+      await processJob(await rt.takeJob(conversation, 'agent_update'), rt.deps, NEVER);
+    }
+    const before = await rt.store.load(conversation);
+    expect(before?.runs).toEqual({});
+    // A progress update the agent sent before it finished, delivered after.
+    const token = pushToken(PUSH_KEY, conversation, runId);
+    const late = await push(
+      conversation,
+      runId,
+      working(taskId, 'Still checking…', 'late-1'),
+      token,
+    );
+    expect(late.status).toBe(200);
+    expect(await late.json()).toEqual({ accepted: false, reason: expect.stringMatching(/over/) });
+    expect((await rt.store.load(conversation))?.version).toBe(before?.version);
+    expect(await rt.queuedJobs(conversation)).toEqual([]);
+    expect(await texts(rt, conversation, job.turn_id)).not.toContain('Still checking…');
+  }, 30_000);
+
+  it('gives up on a task that outlasts max_polling_time, cancelling it', async () => {
+    const rt = await a2aRuntime({ push: false });
+    rt.llm.reply('start flow buy_impatient');
+    const job = userMessage('impatient', 'long check');
+    await rt.queue.enqueue([job]);
+    await rt.drain(async () => (await rt.replies.read('impatient', job.turn_id)).settled);
+    expect(await texts(rt, 'impatient', job.turn_id)).toEqual([
+      'Checking the stock…',
+      INTERNAL_ERROR,
+    ]);
+    expect(await internalErrorReasons(rt, 'impatient')).toEqual([
+      expect.stringContaining('did not finish within max_polling_time (0.3 s)'),
+    ]);
+    const asked = messages(legacy).map((m) => m.taskId);
+    expect(legacy.cancelled).toHaveLength(1);
+    expect(legacy.cancelled[0]).not.toBe('');
+    expect(asked.length).toBe(1);
+    legacy.finishLong();
   }, 30_000);
 
   it('answers a failed health check with the internal-error pattern and logs why', async () => {
