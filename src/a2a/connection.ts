@@ -1,8 +1,8 @@
 /**
  * The connection to one A2A agent, kept per process (per warm container): its card (from the
  * project's file, or fetched from its URL and kept for `CARD_TTL_MS`), an SDK client over the
- * card's transports (JSON-RPC, HTTP+JSON; A2A 1.0 and 0.3), the agent's credentials on every
- * request, and the health check made before first use.
+ * card's transports (JSON-RPC, HTTP+JSON, gRPC; A2A 1.0 and 0.3), the agent's credentials on
+ * every request, and the health check made before first use.
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentCard } from '@a2a-js/sdk';
@@ -15,6 +15,8 @@ import {
   type RequestOptions,
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+import { credentials as grpcCredentials } from '@grpc/grpc-js';
 import type { A2ASubAgent } from '../assistant/index.js';
 import { type ServerAuth, serverAuth } from '../mcp/index.js';
 import type { SecretStore } from '../runtime/index.js';
@@ -111,9 +113,20 @@ export class A2AConnection {
     return withinScope(this.health, scope, this.name);
   }
 
-  /** Request options within the scope: the job's signal and a timeout within its deadline. */
-  requestOptions(scope: CallScope, extra: Omit<RequestOptions, 'signal'> = {}): RequestOptions {
-    return { ...extra, signal: requestSignal(scope, this.timeoutMs(scope)) };
+  /**
+   * Request options within the scope: the job's signal and a timeout within its deadline; over
+   * gRPC, whose requests bypass fetch, the agent's credentials as call metadata.
+   */
+  async requestOptions(
+    scope: CallScope,
+    client: Client,
+    extra: Omit<RequestOptions, 'signal'> = {},
+  ): Promise<RequestOptions> {
+    const credentials =
+      client.transport.protocolName === GRPC
+        ? { serviceParameters: await lowercased(this.auth.headers()) }
+        : {};
+    return { ...extra, ...credentials, signal: requestSignal(scope, this.timeoutMs(scope)) };
   }
 
   /** How long a request may take: `configuration.timeout`, within the job's deadline. */
@@ -134,19 +147,22 @@ export class A2AConnection {
     const legacyCompat = { enabled: true };
     const fetchImpl = this.fetchImpl;
     const resolver = new DefaultAgentCardResolver({ legacyCompat, fetchImpl });
-    const factory = new ClientFactory({
-      transports: [
-        new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
-        new RestTransportFactory({ legacyCompat, fetchImpl }),
-      ],
-      cardResolver: resolver,
-    });
     const source = this.options.agent.agentCard;
     try {
-      const client =
+      const card =
         source.kind === 'url'
-          ? await factory.createFromUrl(source.url, '')
-          : await factory.createFromAgentCard(resolver.normalizeAgentCard(source.card));
+          ? await resolver.resolve(source.url, '')
+          : resolver.normalizeAgentCard(source.card);
+      const factory = new ClientFactory({
+        transports: [
+          new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
+          new RestTransportFactory({ legacyCompat, fetchImpl }),
+          new GrpcTransportFactory({ legacyCompat, grpcChannelCredentials: grpcChannelOf(card) }),
+        ],
+        // HTTP first where the card offers it: a refused OAuth token is renewed there.
+        preferredTransports: ['JSONRPC', 'HTTP+JSON', GRPC],
+      });
+      const client = await factory.createFromAgentCard(card);
       return { client, card: await client.getAgentCard() };
     } catch (error) {
       throw this.failure(error);
@@ -169,7 +185,7 @@ export class A2AConnection {
           },
           metadata: undefined,
         },
-        this.requestOptions(scope),
+        await this.requestOptions(scope, client),
       );
     } catch (error) {
       throw this.failure(error);
@@ -179,6 +195,29 @@ export class A2AConnection {
       throw new A2ARequestError(this.name, `the health check failed: ${failed.errorMessage}`);
     }
   }
+}
+
+const GRPC = 'GRPC';
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
+
+/**
+ * The channel credentials of the card's gRPC interfaces: TLS, except for an agent whose gRPC
+ * interfaces are all on loopback (a sidecar or a local test agent), which is spoken to in plain.
+ */
+function grpcChannelOf(card: AgentCard) {
+  const hosts = card.supportedInterfaces
+    .filter((i) => i.protocolBinding === GRPC)
+    .map((i) => i.url.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
+  return hosts.length > 0 && hosts.every((host) => LOOPBACK.test(host))
+    ? grpcCredentials.createInsecure()
+    : grpcCredentials.createSsl();
+}
+
+/** gRPC metadata keys are lower case. */
+async function lowercased(
+  headers: Promise<Record<string, string>>,
+): Promise<Record<string, string>> {
+  return Object.fromEntries(Object.entries(await headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /** Whether a send's answer is a task (the other kind is a message). */

@@ -149,7 +149,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
       const client = await connection.client(scope);
       await client.cancelTask(
         { tenant: '', id: taskId, metadata: undefined },
-        connection.requestOptions(scope),
+        await connection.requestOptions(scope, client),
       );
       this.options.logger?.debug('A2A task cancelled', { agent: target.agent.name, taskId });
     } catch (error) {
@@ -198,7 +198,10 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     if (card.capabilities?.streaming) {
       return this.readStream(agent, client, connection, sent, request, scope);
     }
-    const answer = await client.sendMessage(request, connection.requestOptions(scope));
+    const answer = await client.sendMessage(
+      request,
+      await connection.requestOptions(scope, client),
+    );
     if (!isTask(answer)) return this.finish(agent, sent, outputOfMessage(context.runId, answer));
     return this.onTask(agent, { ...sent, ...idsOf(answer) }, answer, context.runId, []);
   }
@@ -226,6 +229,8 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     const artifacts = new Map<string, Task['artifacts'][number]>();
     try {
       const stream = client.sendMessageStream(request, {
+        ...(await connection.requestOptions(scope, client)),
+        // The stream is read for the window, not for a request's timeout.
         signal: AbortSignal.any([scope.signal, stop.signal]),
       });
       for await (const event of stream) {
@@ -328,7 +333,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     const client = await connection.client(scope);
     const task = await client.getTask(
       { tenant: '', id: data.taskId },
-      connection.requestOptions(scope),
+      await connection.requestOptions(scope, client),
     );
     const polled = { ...data, polls: data.polls + (pushed ? 0 : 1) };
     const output = outputOfTask(context.runId, task);

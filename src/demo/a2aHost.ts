@@ -1,14 +1,15 @@
 /**
  * Serves an A2A agent (an SDK `AgentExecutor`) on loopback with the SDK's express handlers:
- * JSON-RPC and HTTP+JSON, on A2A 1.0, on 0.3 only (a 0.3 card, and 1.0 requests refused), or
- * on both. Push notifications go out through the SDK's sender. The example's demo agent runs
+ * JSON-RPC and HTTP+JSON (and gRPC on a port of its own when asked), on A2A 1.0, on 0.3 only
+ * (a 0.3 card, and 1.0 requests refused), or on both. Push notifications go out through the SDK's sender. The example's demo agent runs
  * on it; so do the test agents.
  */
-import type { Server } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentCard } from '@a2a-js/sdk';
 import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
+import { LegacyA2AService, legacyGrpcService } from '@a2a-js/sdk/compat/v0_3/server/grpc';
 import {
   type AgentExecutor,
   DefaultRequestHandler,
@@ -21,7 +22,12 @@ import {
   restHandler,
   UserBuilder,
 } from '@a2a-js/sdk/server/express';
+import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
+import * as grpc from '@grpc/grpc-js';
 import express, { type NextFunction, type Request, type Response } from 'express';
+
+/** The protocol bindings an agent is served on. */
+export type A2ABinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 /** Which A2A versions the agent speaks: 0.3 only is what most deployed agents are. */
 export type A2AHostVersions = '1.0' | '0.3' | 'both';
@@ -34,10 +40,12 @@ export interface A2AHostOptions {
   readonly port?: number;
   readonly streaming?: boolean;
   readonly pushNotifications?: boolean;
+  /** Also serve gRPC (on a port of its own), offered last in the card. */
+  readonly grpc?: boolean;
   /** Whether a request carries a valid credential (the card is public); 401 otherwise. */
-  readonly authorize?: (request: Request) => boolean;
-  /** Sees every A2A request before it is handled (tests record headers with it). */
-  readonly onRequest?: (request: Request) => void;
+  readonly authorize?: (request: { readonly headers: IncomingHttpHeaders }) => boolean;
+  /** Sees the headers (gRPC: the metadata) of every A2A request, and its binding, first. */
+  readonly onRequest?: (headers: IncomingHttpHeaders, binding: A2ABinding) => void;
   readonly skills?: readonly { id: string; name: string; description: string }[];
 }
 
@@ -64,11 +72,16 @@ export async function startA2AHost(options: A2AHostOptions): Promise<A2AHost> {
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  const grpcServer = options.grpc ? new grpc.Server() : undefined;
+  const grpcPort = grpcServer ? await bindGrpc(grpcServer) : undefined;
   const interfaces = (['1.0', '0.3'] as const)
     .filter((v) => versions === 'both' || versions === v)
     .flatMap((protocolVersion) => [
       { url: `${url}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion, tenant: '' },
       { url: `${url}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion, tenant: '' },
+      ...(grpcPort === undefined
+        ? []
+        : [{ url: `127.0.0.1:${grpcPort}`, protocolBinding: 'GRPC', protocolVersion, tenant: '' }]),
     ]);
   const card = AgentCard.fromJSON({
     name: options.name,
@@ -93,8 +106,27 @@ export async function startA2AHost(options: A2AHostOptions): Promise<A2AHost> {
     createLegacyAwarePushNotificationSender(pushStore),
   );
   const legacyCompat = { enabled: versions !== '1.0' };
+  if (grpcServer) {
+    const userBuilder = async (call: { metadata: grpc.Metadata }) => {
+      const headers = call.metadata.getMap() as IncomingHttpHeaders;
+      options.onRequest?.(headers, 'GRPC');
+      if (options.authorize && !options.authorize({ headers })) {
+        throw new Error('missing or invalid credentials');
+      }
+      return UserBuilder.noAuthentication();
+    };
+    if (versions !== '0.3') {
+      grpcServer.addService(A2AService, grpcService({ requestHandler: handler, userBuilder }));
+    }
+    if (versions !== '1.0') {
+      grpcServer.addService(
+        LegacyA2AService,
+        legacyGrpcService({ requestHandler: handler, userBuilder }),
+      );
+    }
+  }
   const guard = (request: Request, response: Response, next: NextFunction): void => {
-    options.onRequest?.(request);
+    options.onRequest?.(request.headers, request.baseUrl === REST_PATH ? 'HTTP+JSON' : 'JSONRPC');
     if (options.authorize && !options.authorize(request)) {
       response.status(401).json({ error: 'missing or invalid credentials' });
       return;
@@ -142,10 +174,20 @@ export async function startA2AHost(options: A2AHostOptions): Promise<A2AHost> {
     port,
     cardUrl: `${url}${CARD_PATH}`,
     card,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      grpcServer?.forceShutdown();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
+}
+
+function bindGrpc(server: grpc.Server): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) =>
+      error ? reject(error) : resolve(port),
+    ),
+  );
 }

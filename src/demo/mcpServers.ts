@@ -170,8 +170,11 @@ function financingServer(): McpServer {
   return server;
 }
 
+/** What a credential check reads of a request. */
+type WithHeaders = Pick<IncomingMessage, 'headers'>;
+
 /** Compares a header with the expected value in constant time; no expected value: refuse. */
-function headerIs(request: IncomingMessage, header: string, expected: string | undefined) {
+function headerIs(request: WithHeaders, header: string, expected: string | undefined) {
   const got = request.headers[header.toLowerCase()];
   if (expected === undefined || typeof got !== 'string') return false;
   const a = Buffer.from(got);
@@ -183,12 +186,12 @@ function headerIs(request: IncomingMessage, header: string, expected: string | u
 export function apiKeyCheck(
   config: DemoServerConfig,
   settings: Pick<DemoServerSettings, 'secret'>,
-): (request: IncomingMessage) => boolean {
+): (request: WithHeaders) => boolean {
   const key = config.api_key ? settings.secret(config.api_key.secret) : undefined;
   const header = config.header_name ?? 'Authorization';
   const format = config.header_format ?? 'Bearer {key}';
   const expected = key === undefined ? undefined : format.replaceAll('{key}', () => key);
-  return (request: IncomingMessage) => headerIs(request, header, expected);
+  return (request: WithHeaders) => headerIs(request, header, expected);
 }
 
 /** Tokens the booking server issued, with their expiry; each lasts `TOKEN_SECONDS`. */

@@ -12,7 +12,12 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
 import { dataPart as data, textPart as text } from '../../src/a2a/index.js';
-import { type A2AHost, type A2AHostVersions, startA2AHost } from '../../src/demo/a2aHost.js';
+import {
+  type A2ABinding,
+  type A2AHost,
+  type A2AHostVersions,
+  startA2AHost,
+} from '../../src/demo/a2aHost.js';
 import {
   agentMessage,
   messageData,
@@ -36,6 +41,8 @@ export interface TestA2AAgent {
   readonly cardUrl: string;
   readonly received: ReceivedMessage[];
   readonly headers: Record<string, string | string[] | undefined>[];
+  /** The binding of each request, beside its headers. */
+  readonly bindings: A2ABinding[];
   readonly cancelled: string[];
   /** Completes the `long` tasks waiting now. */
   finishLong(): void;
@@ -50,10 +57,13 @@ export async function startTestA2AAgent(
     streaming?: boolean;
     pushNotifications?: boolean;
     apiKey?: string;
+    /** Also serve gRPC, offered last in the card. */
+    grpc?: boolean;
   } = {},
 ): Promise<TestA2AAgent> {
   const received: ReceivedMessage[] = [];
   const headers: Record<string, string | string[] | undefined>[] = [];
+  const bindings: A2ABinding[] = [];
   const cancelled: string[] = [];
   let waiting: (() => void)[] = [];
   let broken = false;
@@ -145,9 +155,13 @@ export async function startTestA2AAgent(
     ...(options.pushNotifications !== undefined
       ? { pushNotifications: options.pushNotifications }
       : {}),
-    onRequest: (request) => headers.push({ ...request.headers }),
+    ...(options.grpc ? { grpc: true } : {}),
+    onRequest: (seen, binding) => {
+      headers.push({ ...seen });
+      bindings.push(binding);
+    },
     ...(options.apiKey
-      ? { authorize: (request) => request.header('authorization') === `Bearer ${options.apiKey}` }
+      ? { authorize: (request) => request.headers.authorization === `Bearer ${options.apiKey}` }
       : {}),
   });
   const finishLong = (): void => {
@@ -161,6 +175,7 @@ export async function startTestA2AAgent(
     cardUrl: host.cardUrl,
     received,
     headers,
+    bindings,
     cancelled,
     finishLong,
     setBroken(value) {

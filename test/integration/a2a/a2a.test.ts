@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { AgentCard, type AgentInterface } from '@a2a-js/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pushToken } from '../../../src/a2a/index.js';
 import { type LocalHttpServer, serveHttp } from '../../../src/adapters/local/httpServer.js';
@@ -27,6 +28,7 @@ const PUSH_KEY = 'push-signing-key-for-the-tests';
 let modern: TestA2AAgent;
 let legacy: TestA2AAgent;
 let fragile: TestA2AAgent;
+let grpcAgent: TestA2AAgent;
 beforeAll(async () => {
   // The SDK's push sender reports every notification on the console.
   vi.spyOn(console, 'info').mockImplementation(() => {});
@@ -35,10 +37,20 @@ beforeAll(async () => {
   legacy = await startTestA2AAgent({ versions: '0.3', streaming: false });
   fragile = await startTestA2AAgent({ versions: '1.0' });
   fragile.setBroken(true);
+  grpcAgent = await startTestA2AAgent({ versions: 'both', grpc: true, apiKey: SHOP_KEY });
 });
 afterAll(async () => {
-  await Promise.all([modern?.close(), legacy?.close(), fragile?.close()]);
+  await Promise.all([modern?.close(), legacy?.close(), fragile?.close(), grpcAgent?.close()]);
 });
+
+/** The gRPC agent's card with only its gRPC interface of one version, as a project keeps it. */
+function grpcCard(version: '1.0' | '0.3'): string {
+  const card = AgentCard.toJSON(grpcAgent.host.card) as { supportedInterfaces: AgentInterface[] };
+  const only = card.supportedInterfaces.filter(
+    (i) => i.protocolBinding === 'GRPC' && i.protocolVersion === version,
+  );
+  return JSON.stringify({ ...card, supportedInterfaces: only });
+}
 
 /** The card a 0.3 agent serves, as a project keeps it in a file. */
 async function legacyCard(push: boolean): Promise<string> {
@@ -89,6 +101,14 @@ responses:
     steps:
       - call: polled_shop
       - action: utter_checked
+  buy_grpc:
+    description: Buy a car over gRPC.
+    steps:
+      - call: grpc_shop
+  buy_grpc_legacy:
+    description: Buy a car over gRPC from an old shop.
+    steps:
+      - call: grpc_legacy_shop
   buy_impatient:
     description: Buy a car from the old shop, polled briefly.
     steps:
@@ -116,6 +136,18 @@ responses:
   'sub_agents/polled_shop/config.yml': a2aAgent(
     'polled_shop',
     './sub_agents/polled_shop/card.json',
+  ),
+  'sub_agents/grpc_shop/card.json': grpcCard('1.0'),
+  'sub_agents/grpc_shop/config.yml': a2aAgent(
+    'grpc_shop',
+    './sub_agents/grpc_shop/card.json',
+    '  auth:\n    api_key: ${SHOP_KEY}\n',
+  ),
+  'sub_agents/grpc_legacy_shop/card.json': grpcCard('0.3'),
+  'sub_agents/grpc_legacy_shop/config.yml': a2aAgent(
+    'grpc_legacy_shop',
+    './sub_agents/grpc_legacy_shop/card.json',
+    '  auth:\n    api_key: ${SHOP_KEY}\n',
   ),
   'sub_agents/impatient_shop/card.json': legacyPollCard,
   'sub_agents/impatient_shop/config.yml': a2aAgent(
@@ -163,9 +195,10 @@ describe('A2A sub agents', () => {
   let gateway: McpGateway | undefined;
 
   beforeEach(() => {
-    for (const agent of [modern, legacy, fragile]) {
+    for (const agent of [modern, legacy, fragile, grpcAgent]) {
       agent.received.length = 0;
       agent.headers.length = 0;
+      agent.bindings.length = 0;
       agent.cancelled.length = 0;
     }
   });
@@ -285,6 +318,26 @@ describe('A2A sub agents', () => {
     // Every request spoke 0.3: the agent refuses 1.0.
     expect(legacy.headers.every((h) => h['a2a-version'] !== '1.0')).toBe(true);
   }, 30_000);
+
+  for (const [version, flow] of [
+    ['1.0', 'buy_grpc'],
+    ['0.3', 'buy_grpc_legacy'],
+  ] as const) {
+    it(`continues a task over gRPC with an agent card offering only gRPC on A2A ${version}, credentials in the call metadata`, async () => {
+      const rt = await a2aRuntime();
+      const conversation = `grpc-${version}`;
+      expect(await say(rt, conversation, 'order a car', `start flow ${flow}`)).toEqual([
+        'Which trim would you like?',
+      ]);
+      const reply = await say(rt, conversation, 'touring', '');
+      expect(reply).toEqual(['Ordered the touring trim.', ANYTHING_ELSE]);
+      const [first, second] = messages(grpcAgent);
+      expect(second?.taskId).toBe(first?.taskId);
+      expect(grpcAgent.headers.length).toBeGreaterThan(0);
+      expect(grpcAgent.headers.every((h) => h.authorization === `Bearer ${SHOP_KEY}`)).toBe(true);
+      expect(new Set(grpcAgent.bindings)).toEqual(new Set(['GRPC']));
+    }, 30_000);
+  }
 
   it('answers with the agent’s message when it replies with a plain message', async () => {
     const rt = await a2aRuntime();
