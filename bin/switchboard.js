@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Runs the Switchboard CLI from its TypeScript sources. The tsx loader also lets the CLI import
 // the TypeScript modules an assistant project names (custom agents, hooks, actions).
+import { register as registerHooks } from 'node:module';
 import { register } from 'tsx/esm/api';
 
 // Dependencies are pinned exactly and Lambda runs Node 22: the SDK's Node 20 notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 register();
+registerHooks('./typescriptAsModules.mjs', import.meta.url);
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

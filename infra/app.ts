@@ -4,6 +4,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Assistant } from '../src/assistant/index.js';
 import { deployedSecretNames, generateAssistantBundle } from '../src/build/index.js';
+import { resolveProjectPaths } from '../src/config/index.js';
 import { REPO_ROOT } from './constructs/handlerFunction.js';
 import { readDeploySettings } from './context.js';
 import { StatefulStack } from './statefulStack.js';
@@ -24,7 +25,8 @@ export interface BuildAppOptions {
 /**
  * The CDK app (`npx cdk synth` / `npx cdk deploy --all`): generates the assistant bundle, then
  * the stateful stack (table, queues, alarm topic) and the stateless one (functions, HTTP API).
- * Context: `project`, `subAgents`, `secretPrefix`, `authenticate` (`false` opens the REST
+ * Context: `project`, `subAgents`, `config`, `endpoints`, `domain`, `data` (comma-separated),
+ * `secretPrefix`, `authenticate` (`false` opens the REST
  * routes), and the validated `workerConcurrency`, `webhookConcurrency`,
  * `reserveWebhookConcurrency` and `alarmEmail` (see context.ts). cdk-nag's AWS Solutions checks
  * run in synth.
@@ -41,6 +43,12 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
     projectDir,
     context('subAgents'),
     options.bundleDir ?? BUNDLE_DIR,
+    resolveProjectPaths(process.cwd(), {
+      config: context('config'),
+      endpoints: context('endpoints'),
+      domain: context('domain'),
+      data: context('data')?.split(','),
+    }),
   );
 
   // Strong references: the state stack refuses to drop an output the runtime stack still imports.

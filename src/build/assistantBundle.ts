@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Assistant } from '../assistant/index.js';
-import { formatDiagnostic, loadAssistant } from '../config/index.js';
+import { formatDiagnostic, loadAssistant, type ProjectPaths } from '../config/index.js';
 import { registrySource } from './registrySource.js';
 
 /** The project failed validation; the message lists every diagnostic, one per line. */
@@ -25,17 +25,20 @@ export interface AssistantBundle {
 }
 
 /**
- * Loads and validates a project (credentials stay references: a secret store resolves them at
- * run time) and writes the assistant and a static registry of its modules into `outDir`.
+ * Loads and validates a project, its files where `paths` says (credentials stay references: a
+ * secret store resolves them at run time), and writes the assistant and a static registry of
+ * its modules into `outDir`.
  */
 export async function generateAssistantBundle(
   projectDir: string,
   subAgentsDir: string | undefined,
   outDir: string,
+  paths?: ProjectPaths,
 ): Promise<AssistantBundle> {
   const result = await loadAssistant({
     projectDir,
     ...(subAgentsDir === undefined ? {} : { subAgentsDir }),
+    ...(paths === undefined ? {} : { paths }),
     requireSecretValues: false,
   });
   if (!result.ok) {

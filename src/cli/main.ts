@@ -5,8 +5,16 @@ import { validateCommand } from './validate.js';
 const USAGE = `usage: switchboard <command> [options]
 
 commands:
-  run        start the assistant locally    [--project DIR] [--sub-agents DIR]
-  validate   check an assistant project     [--project DIR] [--sub-agents DIR]`;
+  run        start the assistant locally    [--port N] [--state DIR] [--demo-peers]
+  validate   check an assistant project
+
+project options (run, validate):
+  --project DIR      the assistant project (default: the current folder)
+  --sub-agents DIR   its sub-agent folder (default: sub_agents)
+  --config FILE      its configuration (default: config.yml)
+  --endpoints FILE   its endpoints (default: endpoints.yml)
+  --domain PATH      its domain file or folder (default: domain.yml or domain/)
+  --data PATH        a flows file or folder, repeatable (default: data/)`;
 
 type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 

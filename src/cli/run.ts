@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   BlankRestTokenError,
@@ -5,7 +6,7 @@ import {
   startLocalStack,
 } from '../adapters/local/localStack.js';
 import { summarize } from '../assistant/index.js';
-import { projectEnvironment } from '../config/index.js';
+import { isDirectory, isFile, projectEnvironment, yamlFilesUnder } from '../config/index.js';
 import { type DemoPeers, startDemoPeers } from '../demo/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
@@ -36,17 +37,18 @@ export async function runCommand(
     options: {
       ...PROJECT_OPTIONS,
       port: { type: 'string', default: '5005' },
-      data: { type: 'string' },
+      state: { type: 'string' },
       'demo-peers': { type: 'boolean', default: false },
     },
     strict: true,
   });
+  const { flows, state } = await splitDataOptions(io.cwd, values.data ?? [], values.state);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port ${values.port}: not a port number`);
   }
   const replyWaitMs = replyWaitOf(io.env.SWITCHBOARD_REPLY_WAIT_MS);
-  const assistant = await loadProjectFromArgs(io, values);
+  const assistant = await loadProjectFromArgs(io, { ...values, data: flows });
   if (!assistant) return EXIT.invalid;
   io.err(`loaded assistant: ${summarize(assistant)}`);
   // Credentials in .env count as the environment, as they do for the project's ${VAR}s.
@@ -70,7 +72,7 @@ export async function runCommand(
       port,
       env,
       announce: (line) => io.err(line),
-      ...(values.data !== undefined ? { dataDir: values.data } : {}),
+      ...(state !== undefined ? { dataDir: state } : {}),
       ...(replyWaitMs !== undefined ? { replyWaitMs } : {}),
     });
   } catch (error) {
@@ -85,6 +87,35 @@ export async function runCommand(
   await stack.stop();
   await demo?.close();
   return EXIT.ok;
+}
+
+/**
+ * `--data` names the project's flows, as in Rasa: a YAML file or a folder holding YAML files.
+ * Before Rasa's options, `--data DIR` named the folder that keeps conversations (now `--state`);
+ * a `--data` folder without YAML files still means that.
+ */
+async function splitDataOptions(
+  cwd: string,
+  data: readonly string[],
+  stateOption: string | undefined,
+): Promise<{ flows: string[]; state: string | undefined }> {
+  const flows: string[] = [];
+  const states: string[] = stateOption === undefined ? [] : [stateOption];
+  for (const value of data) {
+    if (await holdsYaml(path.resolve(cwd, value))) flows.push(value);
+    else states.push(value);
+  }
+  if (states.length > 1) {
+    throw new UsageError(
+      `conversations can be kept in one folder, not in ${states.join(' and ')}: use --state DIR once (--data names the project's flows)`,
+    );
+  }
+  return { flows, state: states[0] };
+}
+
+async function holdsYaml(file: string): Promise<boolean> {
+  if (await isFile(file)) return /\.ya?ml$/i.test(file);
+  return (await isDirectory(file)) && (await yamlFilesUnder(file)).length > 0;
 }
 
 function describe(error: unknown): string {

@@ -16,6 +16,17 @@ export interface IgnoredKey {
   readonly col: number;
 }
 
+/**
+ * Something a user should know about a project that loads: what of it will not run here, and
+ * what to do instead. Located like a diagnostic.
+ */
+export interface Note {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly message: string;
+}
+
 /** Formats a diagnostic as `FILE:LINE:COL: message`, FILE relative to `base`. */
 export function formatDiagnostic(d: Diagnostic, base: string = process.cwd()): string {
   return `${relativeFile(d.file, base)}:${d.line}:${d.col}: ${d.message}`;
@@ -26,9 +37,17 @@ export function relativeFile(file: string, base: string): string {
   return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
 }
 
-/** Sorts diagnostics by file, then position, so output is stable. */
-export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
-  return [...list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col);
+/**
+ * Sorts located items by file, then position, so output is the same on every run (files are
+ * read in parallel); items at one position keep the order the rules found them in.
+ */
+export function sortDiagnostics<T extends Diagnostic | IgnoredKey>(list: readonly T[]): T[] {
+  return [...list].sort((a, b) => compareText(a.file, b.file) || a.line - b.line || a.col - b.col);
+}
+
+/** Code-point order: unlike localeCompare, the same on every machine and locale. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Thrown when a project does not load; carries every diagnostic found. */

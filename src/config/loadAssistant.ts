@@ -9,12 +9,13 @@ import {
   type PromptTemplateFile,
   type SubAgent,
 } from '../assistant/index.js';
-import { type Diagnostic, type IgnoredKey, sortDiagnostics } from './diagnostics.js';
+import { type Diagnostic, type IgnoredKey, type Note, sortDiagnostics } from './diagnostics.js';
 import { projectEnvironment } from './env.js';
 import type { Environment } from './interpolate.js';
 import { LoadContext } from './loadContext.js';
 import { type ProjectFiles, readProjectFiles } from './projectFiles.js';
 import { indexProject, type ProjectIndex } from './projectIndex.js';
+import type { ProjectPaths } from './projectPaths.js';
 import { type AgentResources, checkAgents } from './rules/agentRules.js';
 import { readCustomActions } from './rules/customActions.js';
 import { checkDomain } from './rules/domainRules.js';
@@ -27,6 +28,8 @@ export interface LoadOptions {
   readonly projectDir: string;
   /** Sub-agent folder, relative to the project (default `sub_agents`). */
   readonly subAgentsDir?: string;
+  /** Files kept elsewhere than Rasa's default places (Rasa's `--config`, `--domain`, …). */
+  readonly paths?: ProjectPaths;
   /** The environment for `${VAR}`; default: the process environment over the project's `.env`. */
   readonly env?: Environment;
   /**
@@ -36,20 +39,22 @@ export interface LoadOptions {
   readonly requireSecretValues?: boolean;
 }
 
+/** What loading found besides errors: keys that are not used, and notes; sorted. */
+interface LoadFindings {
+  readonly ignored: readonly IgnoredKey[];
+  readonly notes: readonly Note[];
+}
+
 export type LoadResult =
-  | { readonly ok: true; readonly assistant: Assistant; readonly ignored: readonly IgnoredKey[] }
-  | {
-      readonly ok: false;
-      readonly errors: readonly Diagnostic[];
-      readonly ignored: readonly IgnoredKey[];
-    };
+  | ({ readonly ok: true; readonly assistant: Assistant } & LoadFindings)
+  | ({ readonly ok: false; readonly errors: readonly Diagnostic[] } & LoadFindings);
 
 /** Loads and validates an assistant project, reporting every error found at once. */
 export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
   const projectDir = path.resolve(options.projectDir);
   const env = options.env ?? (await projectEnvironment(projectDir));
   const ctx = new LoadContext(projectDir, env, options.requireSecretValues ?? true);
-  const files = await readProjectFiles(ctx, options.subAgentsDir ?? 'sub_agents');
+  const files = await readProjectFiles(ctx, options.subAgentsDir ?? 'sub_agents', options.paths);
   const index = indexProject(ctx, files);
   const extensions = new Map<string, ModuleLocation>();
 
@@ -62,15 +67,20 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
     checkCommandGenerator(ctx, files),
   ]);
 
-  const ignored = dedupeIgnored(ctx.ignored);
-  if (ctx.errors.length > 0) return { ok: false, errors: sortDiagnostics(ctx.errors), ignored };
+  const findings: LoadFindings = {
+    ignored: sortDiagnostics(dedupeIgnored(ctx.ignored)),
+    notes: sortDiagnostics(dedupeNotes(ctx.notes)),
+  };
+  if (ctx.errors.length > 0) {
+    return { ok: false, errors: sortDiagnostics(ctx.errors), ...findings };
+  }
   const assistant = buildAssistant(projectDir, files, index, {
     resources,
     commandTemplate,
     extensions,
     actions: [...actions.keys()],
   });
-  return { ok: true, assistant: deepFreeze(assistant), ignored };
+  return { ok: true, assistant: deepFreeze(assistant), ...findings };
 }
 
 async function checkCommandGenerator(
@@ -152,6 +162,17 @@ function buildAssistant(
     actions: found.actions,
     extensions: Object.fromEntries(extensions),
   };
+}
+
+/** Each note once: a rule may find the same thing from two places. */
+function dedupeNotes(list: readonly Note[]): Note[] {
+  const seen = new Set<string>();
+  return list.filter((note) => {
+    const id = `${note.file}\0${note.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 /** Each ignored key once per file. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { DeclaredNames } from './declaredNames.js';
-import { type Diagnostic, type IgnoredKey, relativeFile } from './diagnostics.js';
+import { type Diagnostic, type IgnoredKey, type Note, relativeFile } from './diagnostics.js';
 import { stripIgnoredKeys } from './ignoredKeys.js';
 import { type Environment, interpolate } from './interpolate.js';
 import { formatKeyPath, type KeyPath } from './keyPath.js';
@@ -9,9 +9,13 @@ import { type FileKind, IGNORED_KEYS, SECRET_KEYS } from './rasaCompat.js';
 import { YamlSource } from './yamlSource.js';
 import { zodDiagnostics } from './zodDiagnostics.js';
 
-/** Collects what loading a project finds: errors, and Rasa keys that are ignored. */
+/** The files whose strings may hold `${VAR}`: configuration, never the assistant's content. */
+const INTERPOLATED: ReadonlySet<FileKind> = new Set(['config', 'endpoints', 'subAgent']);
+
+/** Collects what loading a project finds: errors, notes, and Rasa keys that are ignored. */
 export class LoadContext {
   readonly errors: Diagnostic[] = [];
+  readonly notes: Note[] = [];
   readonly ignored: IgnoredKey[] = [];
   readonly declared = new DeclaredNames();
   /** Per file, the paths whose `${VAR}` could not be resolved (already reported). */
@@ -27,6 +31,16 @@ export class LoadContext {
     this.errors.push(source.diagnostic(path, message, anchor));
   }
 
+  /** Something the user should know, at a key or value of a file that loads. */
+  note(source: YamlSource, path: KeyPath, message: string, anchor: 'key' | 'value' = 'value') {
+    this.notes.push({ file: source.file, ...source.position(path, anchor), message });
+  }
+
+  /** A note about a whole file or folder, placed at its first line. */
+  fileNote(file: string, message: string) {
+    this.notes.push({ file, line: 1, col: 1, message });
+  }
+
   /** `file:line:col` of a definition, relative to the project, for messages that point to it. */
   where(source: YamlSource, path: KeyPath, anchor: 'key' | 'value' = 'value'): string {
     const { line, col } = source.position(path, anchor);
@@ -39,8 +53,9 @@ export class LoadContext {
   }
 
   /**
-   * Reads a YAML file of the given kind: parses it, substitutes `${VAR}`, keeps credentials as
-   * references and drops ignored Rasa keys. Returns undefined when the file cannot be read.
+   * Reads a YAML file of the given kind: parses it, substitutes `${VAR}` (in configuration
+   * files), keeps credentials as references and drops ignored Rasa keys. Returns undefined when
+   * the file cannot be read.
    */
   async readYaml(
     file: string,
@@ -59,14 +74,20 @@ export class LoadContext {
       return undefined;
     }
     const { source } = parsed;
-    const interpolated = interpolate(source, {
-      env: this.env,
-      secretPaths: SECRET_KEYS[kind],
-      requireSecretValues: this.requireSecretValues,
-    });
-    this.errors.push(...interpolated.errors);
-    this.unresolved.set(source, new Set(interpolated.unresolved.map(formatKeyPath)));
-    const stripped = stripIgnoredKeys(interpolated.data, source, IGNORED_KEYS[kind]);
+    let data = source.data;
+    // Domain and flow content is the assistant's own text: in Rasa, `${car_price}` in a response
+    // is a dollar sign and a slot, not an environment variable.
+    if (INTERPOLATED.has(kind)) {
+      const interpolated = interpolate(source, {
+        env: this.env,
+        secretPaths: SECRET_KEYS[kind],
+        requireSecretValues: this.requireSecretValues,
+      });
+      this.errors.push(...interpolated.errors);
+      this.unresolved.set(source, new Set(interpolated.unresolved.map(formatKeyPath)));
+      data = interpolated.data;
+    }
+    const stripped = stripIgnoredKeys(data, source, IGNORED_KEYS[kind]);
     this.ignored.push(...stripped.ignored);
     this.declared.collect(kind, stripped.data);
     // An empty file is an empty mapping, as in Rasa.

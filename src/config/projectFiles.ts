@@ -1,4 +1,3 @@
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type ZodType, z } from 'zod';
 import {
@@ -14,6 +13,8 @@ import {
 } from '../assistant/index.js';
 import type { KeyPath } from './keyPath.js';
 import type { LoadContext } from './loadContext.js';
+import type { ProjectPaths } from './projectPaths.js';
+import { isDirectory, isFile, subfolders, yamlFilesUnder } from './projectTree.js';
 import type { FileKind } from './rasaCompat.js';
 import { checkExclusiveKeys } from './rules/exclusiveKeys.js';
 import type { YamlSource } from './yamlSource.js';
@@ -42,28 +43,34 @@ export interface ProjectFiles {
   readonly agents: readonly AgentFile[];
 }
 
-const YAML_FILE = /\.ya?ml$/i;
-
 export async function readProjectFiles(
   ctx: LoadContext,
   subAgentsDir: string,
+  paths: ProjectPaths = {},
 ): Promise<ProjectFiles> {
   const dir = ctx.projectDir;
+  const named = (file: string | undefined) =>
+    file === undefined ? undefined : path.resolve(dir, file);
   const config = await readOptional(
     ctx,
-    path.join(dir, 'config.yml'),
+    named(paths.config) ?? path.join(dir, 'config.yml'),
     'config',
     AssistantConfigFile,
+    paths.config !== undefined,
   );
   const endpoints = await readOptional(
     ctx,
-    path.join(dir, 'endpoints.yml'),
+    named(paths.endpoints) ?? path.join(dir, 'endpoints.yml'),
     'endpoints',
     EndpointsFile,
+    paths.endpoints !== undefined,
   );
   const [domains, flows, agents] = await Promise.all([
-    readDomain(ctx),
-    readFlows(ctx),
+    readDomain(ctx, named(paths.domain)),
+    readFlows(
+      ctx,
+      paths.data?.map((p) => path.resolve(dir, p)),
+    ),
     readAgents(ctx, subAgentsDir),
   ]);
   return {
@@ -76,13 +83,18 @@ export async function readProjectFiles(
   };
 }
 
+/** Reads a file that may be missing, unless the command line named it. */
 async function readOptional<T>(
   ctx: LoadContext,
   file: string,
   kind: FileKind,
   schema: ZodType<T>,
+  named: boolean,
 ): Promise<Located<T> | undefined> {
-  if (!(await exists(file))) return undefined;
+  if (!(await isFile(file))) {
+    if (named) ctx.fileError(file, `there is no file ${path.relative(ctx.projectDir, file)}`);
+    return undefined;
+  }
   return readTyped(ctx, file, kind, schema);
 }
 
@@ -126,10 +138,15 @@ function readCommandGenerator(
   return found;
 }
 
-async function readDomain(ctx: LoadContext): Promise<Located<DomainFile>[]> {
+async function readDomain(ctx: LoadContext, named?: string): Promise<Located<DomainFile>[]> {
+  const files = named === undefined ? await defaultDomainFiles(ctx) : await namedFiles(ctx, named);
+  return compact(await Promise.all(files.map((f) => readTyped(ctx, f, 'domain', DomainFile))));
+}
+
+async function defaultDomainFiles(ctx: LoadContext): Promise<string[]> {
   const single = path.join(ctx.projectDir, 'domain.yml');
   const folder = path.join(ctx.projectDir, 'domain');
-  const [hasSingle, hasFolder] = await Promise.all([exists(single), isDirectory(folder)]);
+  const [hasSingle, hasFolder] = await Promise.all([isFile(single), isDirectory(folder)]);
   if (hasSingle && hasFolder) {
     ctx.fileError(single, 'both domain.yml and a domain/ folder exist; keep one of them');
   }
@@ -137,27 +154,44 @@ async function readDomain(ctx: LoadContext): Promise<Located<DomainFile>[]> {
   if (files.length === 0) {
     ctx.fileError(single, 'the project has no domain: add domain.yml or YAML files under domain/');
   }
-  return compact(await Promise.all(files.map((f) => readTyped(ctx, f, 'domain', DomainFile))));
+  return files;
 }
 
-async function readFlows(ctx: LoadContext): Promise<Located<FlowsFile>[]> {
-  const folder = path.join(ctx.projectDir, 'data');
-  const files = (await isDirectory(folder)) ? await yamlFilesUnder(folder) : [];
+/** The YAML files a command-line option names: the file itself, or those under the folder. */
+async function namedFiles(ctx: LoadContext, named: string): Promise<string[]> {
+  if (await isFile(named)) return [named];
+  if (await isDirectory(named)) {
+    const files = await yamlFilesUnder(named);
+    if (files.length === 0) ctx.fileError(named, 'the folder holds no YAML files');
+    return files;
+  }
+  ctx.fileError(named, `there is no file or folder ${path.relative(ctx.projectDir, named)}`);
+  return [];
+}
+
+async function readFlows(
+  ctx: LoadContext,
+  named?: readonly string[],
+): Promise<Located<FlowsFile>[]> {
+  let files: string[];
+  if (named === undefined) {
+    const folder = path.join(ctx.projectDir, 'data');
+    files = (await isDirectory(folder)) ? await yamlFilesUnder(folder) : [];
+  } else {
+    files = [...new Set((await Promise.all(named.map((n) => namedFiles(ctx, n)))).flat())];
+  }
   return compact(await Promise.all(files.map((f) => readTyped(ctx, f, 'flows', FlowsFile))));
 }
 
 async function readAgents(ctx: LoadContext, subAgentsDir: string): Promise<AgentFile[]> {
   const root = path.resolve(ctx.projectDir, subAgentsDir);
   if (!(await isDirectory(root))) return [];
-  const entries = (await readdir(root, { withFileTypes: true }))
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
+  const entries = await subfolders(root);
   const agents = await Promise.all(
     entries.map(async (name): Promise<AgentFile | undefined> => {
       const dir = path.join(root, name);
       const file = path.join(dir, 'config.yml');
-      if (!(await exists(file))) {
+      if (!(await isFile(file))) {
         ctx.fileError(file, `sub agent folder ${name}/ has no config.yml`);
         return undefined;
       }
@@ -182,30 +216,6 @@ async function readAgents(ctx: LoadContext, subAgentsDir: string): Promise<Agent
     }),
   );
   return compact(agents);
-}
-
-async function yamlFilesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && YAML_FILE.test(e.name))
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort();
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-async function isDirectory(dir: string): Promise<boolean> {
-  try {
-    return (await stat(dir)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function compact<T>(list: readonly (T | undefined)[]): T[] {
