@@ -1,6 +1,11 @@
 import type { CommandGeneratorConfig } from './schemas/assistantConfig.js';
 import type { ResponseVariation, SlotDefinition } from './schemas/domain.js';
-import type { A2AServerConfig, McpServerConfig, ModelGroup } from './schemas/endpoints.js';
+import type {
+  A2AServerConfig,
+  ActionEndpointConfig,
+  McpServerConfig,
+  ModelGroup,
+} from './schemas/endpoints.js';
 import type { FlowDefinition } from './schemas/flows.js';
 import type { A2AConfiguration, McpConnection, ReactConfiguration } from './schemas/subAgent.js';
 
@@ -75,6 +80,10 @@ export interface Assistant {
   readonly agents: Readonly<Record<string, SubAgent>>;
   /** Names of the custom actions: the functions `custom/actions.ts` exports. */
   readonly actions: readonly string[];
+  /** Custom actions the domain lists; those not in `actions` run on the action server. */
+  readonly domainActions: readonly string[];
+  /** A Rasa action server (`url`) or Rasa's in-process Python module, as endpoints.yml says. */
+  readonly actionEndpoint?: ActionEndpointConfig;
   /** Every TypeScript extension the project names (`module`, `pre_call_hook`), by dotted path. */
   readonly extensions: Readonly<Record<string, ModuleLocation>>;
 }

@@ -34,14 +34,21 @@ export {
 } from './schemas/assistantConfig.js';
 export { AUTH_METHOD_KEYS, LlmConfig, OAuthConfig, SecretRef } from './schemas/common.js';
 export {
+  ActionEntry,
+  actionEntryName,
   Button,
   DomainFile,
+  MappingCondition,
+  NLU_MAPPING_TYPES,
   ResponseVariation,
+  SLOT_MAPPING_TYPES,
   SlotDefinition,
+  SlotMapping,
   SlotType,
 } from './schemas/domain.js';
 export {
   A2AServerConfig,
+  ActionEndpointConfig,
   ConversationSecret,
   EndpointsFile,
   McpServerConfig,

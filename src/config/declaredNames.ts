@@ -1,4 +1,9 @@
-import { BUILTIN_RESPONSES, BUILTIN_SLOTS } from '../assistant/index.js';
+import {
+  actionEntryName,
+  BUILTIN_RESPONSES,
+  BUILTIN_SLOTS,
+  PATTERN_FLOWS,
+} from '../assistant/index.js';
 import type { FileKind } from './rasaCompat.js';
 
 /**
@@ -11,7 +16,10 @@ export class DeclaredNames {
   readonly responses = new Set<string>(Object.keys(BUILTIN_RESPONSES));
   /** Custom actions: the functions `custom/actions.ts` exports. */
   readonly actions = new Set<string>();
-  readonly flows = new Set<string>();
+  /** Custom actions the domain lists (`actions:`), as Rasa requires of action-server actions. */
+  readonly domainActions = new Set<string>();
+  /** Starts with the built-in patterns, which flows may link to. */
+  readonly flows = new Set<string>(Object.keys(PATTERN_FLOWS));
   readonly agents = new Set<string>();
   readonly servers = new Set<string>();
   readonly modelGroups = new Set<string>();
@@ -21,6 +29,7 @@ export class DeclaredNames {
       case 'domain':
         addKeys(this.slots, field(data, 'slots'));
         addKeys(this.responses, field(data, 'responses'));
+        addActions(this.domainActions, field(data, 'actions'));
         return;
       case 'flows':
         addKeys(this.flows, field(data, 'flows'));
@@ -49,6 +58,16 @@ function field(data: unknown, key: string): unknown {
 function addKeys(set: Set<string>, map: unknown): void {
   if (map !== null && typeof map === 'object' && !Array.isArray(map)) {
     for (const key of Object.keys(map)) set.add(key);
+  }
+}
+
+function addActions(set: Set<string>, list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const entry of list) {
+    if (typeof entry === 'string') set.add(entry);
+    else if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
+      set.add(actionEntryName(entry as Record<string, unknown>));
+    }
   }
 }
 

@@ -14,6 +14,10 @@ export interface IgnoredKey {
   readonly key: string;
   readonly line: number;
   readonly col: number;
+  /** Why it matters that the key is not used; such keys are reported as notes of their own. */
+  readonly reason?: string;
+  /** One of Rasa's NLU keys (NLU data, stories, rules, forms), reported together once. */
+  readonly nlu?: boolean;
 }
 
 /**

@@ -1,16 +1,17 @@
 import type { IgnoredKey } from './diagnostics.js';
 import type { KeyPath } from './keyPath.js';
-import { matchesAny, type PathPattern } from './pathPattern.js';
+import { matches } from './pathPattern.js';
+import type { IgnoredKeyRule } from './rasaCompat.js';
 import type { YamlSource } from './yamlSource.js';
 
 /**
  * Removes keys that Rasa projects carry but Switchboard does not use, so a Rasa project loads
- * unchanged; each removed key is reported once.
+ * unchanged; each removed key is reported with what its rule says of it.
  */
 export function stripIgnoredKeys(
   data: unknown,
   source: YamlSource,
-  patterns: readonly PathPattern[],
+  rules: readonly IgnoredKeyRule[],
 ): { data: unknown; ignored: IgnoredKey[] } {
   const ignored: IgnoredKey[] = [];
   const visit = (value: unknown, path: KeyPath): unknown => {
@@ -19,8 +20,16 @@ export function stripIgnoredKeys(
     const kept: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
       const childPath = [...path, key];
-      if (matchesAny(childPath, patterns)) {
-        ignored.push({ file: source.file, key: key, ...source.position(childPath, 'key') });
+      const rule = rules.find((r) => matches(childPath, r.pattern));
+      if (rule?.silent) continue;
+      if (rule) {
+        ignored.push({
+          file: source.file,
+          key,
+          ...source.position(childPath, 'key'),
+          ...(rule.reason !== undefined ? { reason: rule.reason } : {}),
+          ...(rule.nlu ? { nlu: true } : {}),
+        });
       } else {
         kept[key] = visit(child, childPath);
       }

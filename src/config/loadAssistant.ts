@@ -9,13 +9,20 @@ import {
   type PromptTemplateFile,
   type SubAgent,
 } from '../assistant/index.js';
-import { type Diagnostic, type IgnoredKey, type Note, sortDiagnostics } from './diagnostics.js';
+import {
+  type Diagnostic,
+  type IgnoredKey,
+  type Note,
+  relativeFile,
+  sortDiagnostics,
+} from './diagnostics.js';
 import { projectEnvironment } from './env.js';
 import type { Environment } from './interpolate.js';
 import { LoadContext } from './loadContext.js';
 import { type ProjectFiles, readProjectFiles } from './projectFiles.js';
 import { indexProject, type ProjectIndex } from './projectIndex.js';
 import type { ProjectPaths } from './projectPaths.js';
+import { notePythonActions } from './rules/actionSources.js';
 import { type AgentResources, checkAgents } from './rules/agentRules.js';
 import { readCustomActions } from './rules/customActions.js';
 import { checkDomain } from './rules/domainRules.js';
@@ -60,17 +67,14 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
 
   const actions = await readCustomActions(ctx, extensions);
   checkDomain(ctx, index);
-  checkFlows(ctx, index);
+  notePythonActions(ctx, index, checkFlows(ctx, index));
   const [, resources, commandTemplate] = await Promise.all([
     checkEndpoints(ctx, index, extensions),
     checkAgents(ctx, index, extensions),
     checkCommandGenerator(ctx, files),
   ]);
 
-  const findings: LoadFindings = {
-    ignored: sortDiagnostics(dedupeIgnored(ctx.ignored)),
-    notes: sortDiagnostics(dedupeNotes(ctx.notes)),
-  };
+  const findings = loadFindings(ctx);
   if (ctx.errors.length > 0) {
     return { ok: false, errors: sortDiagnostics(ctx.errors), ...findings };
   }
@@ -148,21 +152,61 @@ function buildAssistant(
   }
 
   const a2aServer = files.endpoints?.value.a2a_server;
+  const actionEndpoint = files.endpoints?.value.action_endpoint;
   return {
     projectDir,
     commandGenerator,
     mcpServers,
     modelGroups: Object.fromEntries([...index.modelGroups].map(([id, g]) => [id, g.value])),
     ...(a2aServer ? { a2aServer } : {}),
+    ...(actionEndpoint ? { actionEndpoint } : {}),
     slots: Object.fromEntries([...index.slots].map(([name, s]) => [name, s.value])),
     responses: Object.fromEntries([...index.responses].map(([name, r]) => [name, r.value])),
     intents: [...index.intents],
     flows: Object.fromEntries([...index.flows].map(([id, f]) => [id, f.value])),
     agents,
     actions: found.actions,
+    domainActions: [...index.domainActions.keys()],
     extensions: Object.fromEntries(extensions),
   };
 }
+
+/**
+ * The ignored keys and notes to report, sorted: keys with a reason become notes, and the NLU
+ * family becomes one note naming its files.
+ */
+function loadFindings(ctx: LoadContext): LoadFindings {
+  const ignored = dedupeIgnored(ctx.ignored);
+  const notes = [...ctx.notes];
+  for (const key of ignored) {
+    if (key.reason !== undefined) notes.push({ ...key, message: `${key.key}: ${key.reason}` });
+  }
+  const nlu = sortDiagnostics(ignored.filter((key) => key.nlu));
+  const first = nlu[0];
+  if (first) {
+    const files = [...new Set(nlu.map((key) => relativeFile(key.file, ctx.projectDir)))];
+    const unique = (list: string[]) => [...new Set(list)].join(', ');
+    const sections = nlu.filter((key) => NLU_SECTIONS.has(key.key)).map((key) => key.key);
+    const components = nlu.filter((key) => !NLU_SECTIONS.has(key.key)).map((key) => key.key);
+    const parts = [
+      ...(components.length > 0 ? [`the pipeline components ${unique(components)}`] : []),
+      ...(sections.length > 0 ? [`${unique(sections)} data`] : []),
+    ];
+    notes.push({
+      file: first.file,
+      line: first.line,
+      col: first.col,
+      message: `Switchboard runs CALM flows, not Rasa's NLU: ${parts.join(' and ')} are not used (${files.join(', ')})`,
+    });
+  }
+  return {
+    ignored: sortDiagnostics(ignored.filter((key) => key.reason === undefined && !key.nlu)),
+    notes: sortDiagnostics(dedupeNotes(notes)),
+  };
+}
+
+/** The sections of Rasa files that hold NLU data; other NLU keys are pipeline components. */
+const NLU_SECTIONS: ReadonlySet<string> = new Set(['nlu', 'stories', 'rules', 'forms', 'entities']);
 
 /** Each note once: a rule may find the same thing from two places. */
 function dedupeNotes(list: readonly Note[]): Note[] {

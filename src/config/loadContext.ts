@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { DeclaredNames } from './declaredNames.js';
 import { type Diagnostic, type IgnoredKey, type Note, relativeFile } from './diagnostics.js';
 import { stripIgnoredKeys } from './ignoredKeys.js';
 import { type Environment, interpolate } from './interpolate.js';
 import { formatKeyPath, type KeyPath } from './keyPath.js';
+import { readProjectFile } from './projectTree.js';
 import { type FileKind, IGNORED_KEYS, SECRET_KEYS } from './rasaCompat.js';
 import { YamlSource } from './yamlSource.js';
 import { zodDiagnostics } from './zodDiagnostics.js';
@@ -63,7 +63,7 @@ export class LoadContext {
   ): Promise<{ source: YamlSource; data: unknown } | undefined> {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readProjectFile(file);
     } catch (error) {
       this.fileError(file, `cannot read file: ${(error as Error).message}`);
       return undefined;

@@ -1,7 +1,7 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ModuleLocation } from '../assistant/index.js';
+import { followLinks, isFile } from './projectTree.js';
 
 const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
 
@@ -31,6 +31,14 @@ export async function importProjectModule(
   const file = await firstExisting(candidates);
   if (!file) {
     const shown = path.relative(projectDir, `${base}.ts`);
+    const python = await firstExisting([`${base}.py`, path.join(base, '__init__.py')]);
+    if (python) {
+      return {
+        ok: false,
+        missing: true,
+        reason: `is Python (${path.relative(projectDir, python)}), which Switchboard does not run: customizations are written in TypeScript, as ${shown}`,
+      };
+    }
     return {
       ok: false,
       missing: true,
@@ -76,13 +84,10 @@ export function isClass(value: unknown): boolean {
   return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
+/** The first of the files that exists, as the path to import (links followed). */
 async function firstExisting(files: readonly string[]): Promise<string | undefined> {
   for (const file of files) {
-    try {
-      if ((await stat(file)).isFile()) return file;
-    } catch {
-      // not this candidate
-    }
+    if (await isFile(file)) return followLinks(file);
   }
   return undefined;
 }

@@ -117,11 +117,26 @@ function readCommandGenerator(
 ): LocatedCommandGenerator | undefined {
   const names: readonly string[] = COMMAND_GENERATORS;
   let found: LocatedCommandGenerator | undefined;
-  config.value.pipeline.forEach((component, i) => {
+  config.value.pipeline.forEach((entry, i) => {
     const at: KeyPath = ['pipeline', i];
+    let component = entry;
+    if (isPythonClass(component.name)) {
+      // A project's own command generator is a Python subclass of Rasa's: Switchboard's
+      // generator takes its place, with its model and prompt.
+      const generator = /CommandGenerator$/.test(component.name);
+      ctx.note(
+        config.source,
+        [...at, 'name'],
+        generator
+          ? `${component.name} is a Python class, which does not run here: Switchboard generates the commands itself, with this entry's llm and prompt_template`
+          : `${component.name} is a Python component, which does not run here`,
+      );
+      if (!generator) return;
+      component = { ...component, name: 'CompactLLMCommandGenerator' };
+    }
     if (!names.includes(component.name)) {
       const pos = config.source.position([...at, 'name']);
-      ctx.ignored.push({ file: config.source.file, key: `pipeline: ${component.name}`, ...pos });
+      ctx.ignored.push({ file: config.source.file, key: component.name, ...pos, nlu: true });
       return;
     }
     if (found) {
@@ -216,6 +231,11 @@ async function readAgents(ctx: LoadContext, subAgentsDir: string): Promise<Agent
     }),
   );
   return compact(agents);
+}
+
+/** A dotted name such as `custom.my_generator.MyGenerator` names a Python class. */
+function isPythonClass(name: string): boolean {
+  return name.includes('.');
 }
 
 function compact<T>(list: readonly (T | undefined)[]): T[] {

@@ -1,9 +1,11 @@
-import type {
-  FlowDefinition,
-  McpServerConfig,
-  ModelGroup,
-  ResponseVariation,
-  SlotDefinition,
+import {
+  type ActionEndpointConfig,
+  actionEntryName,
+  type FlowDefinition,
+  type McpServerConfig,
+  type ModelGroup,
+  type ResponseVariation,
+  type SlotDefinition,
 } from '../assistant/index.js';
 import type { KeyPath } from './keyPath.js';
 import type { LoadContext } from './loadContext.js';
@@ -28,6 +30,9 @@ export interface ProjectIndex {
   readonly servers: ReadonlyMap<string, Defined<McpServerConfig>>;
   readonly modelGroups: ReadonlyMap<string, Defined<ModelGroup>>;
   readonly agents: ReadonlyMap<string, AgentFile>;
+  /** Custom actions the domain declares (`actions:`); a name listed twice is kept once. */
+  readonly domainActions: ReadonlyMap<string, Defined<string>>;
+  readonly actionEndpoint: Defined<ActionEndpointConfig> | undefined;
 }
 
 /** Builds the index; a name defined twice is an error at the second definition. */
@@ -35,6 +40,7 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
   const slots = new Map<string, Defined<SlotDefinition>>();
   const responses = new Map<string, Defined<readonly ResponseVariation[]>>();
   const intents = new Set<string>();
+  const domainActions = new Map<string, Defined<string>>();
   for (const { source, value } of files.domains) {
     for (const [name, slot] of Object.entries(value.slots)) {
       add(ctx, 'slot', slots, name, { value: slot, source, path: ['slots', name], anchor: 'key' });
@@ -50,6 +56,14 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
     for (const intent of value.intents) {
       intents.add(typeof intent === 'string' ? intent : (Object.keys(intent)[0] ?? ''));
     }
+    value.actions.forEach((entry, i) => {
+      const name = actionEntryName(entry);
+      if (!domainActions.has(name)) {
+        const anchor = typeof entry === 'string' ? 'value' : 'key';
+        const path = typeof entry === 'string' ? ['actions', i] : ['actions', i, name];
+        domainActions.set(name, { value: name, source, path, anchor });
+      }
+    });
   }
   const flows = new Map<string, Defined<FlowDefinition>>();
   for (const { source, value } of files.flows) {
@@ -59,8 +73,17 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
   }
   const servers = new Map<string, Defined<McpServerConfig>>();
   const modelGroups = new Map<string, Defined<ModelGroup>>();
+  let actionEndpoint: Defined<ActionEndpointConfig> | undefined;
   if (files.endpoints) {
     const { source, value } = files.endpoints;
+    if (value.action_endpoint) {
+      actionEndpoint = {
+        value: value.action_endpoint,
+        source,
+        path: ['action_endpoint'],
+        anchor: 'key',
+      };
+    }
     value.mcp_servers.forEach((server, i) => {
       add(ctx, 'MCP server', servers, server.name, {
         value: server,
@@ -92,7 +115,17 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
       agents.set(name, agent);
     }
   }
-  return { slots, responses, intents, flows, servers, modelGroups, agents };
+  return {
+    slots,
+    responses,
+    intents,
+    flows,
+    servers,
+    modelGroups,
+    agents,
+    domainActions,
+    actionEndpoint,
+  };
 }
 
 function add<T>(

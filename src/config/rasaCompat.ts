@@ -3,78 +3,111 @@ import { type PathPattern, pattern } from './pathPattern.js';
 /** The kinds of files in an assistant project. */
 export type FileKind = 'config' | 'endpoints' | 'domain' | 'flows' | 'subAgent';
 
-const patterns = (...list: string[]): PathPattern[] => list.map(pattern);
+/**
+ * A key Rasa projects carry that Switchboard does not use. Without a reason it is listed once
+ * per file among the ignored keys; with one, the reason is given as a note of its own, since the
+ * key changes what Rasa would do. Keys of the NLU family are reported together, once.
+ */
+export interface IgnoredKeyRule {
+  readonly pattern: PathPattern;
+  readonly reason?: string;
+  readonly nlu?: boolean;
+  /** Dropped without a word: keys such as `version` that every Rasa file carries. */
+  readonly silent?: boolean;
+}
+
+const plain = (...list: string[]): IgnoredKeyRule[] => list.map((p) => ({ pattern: pattern(p) }));
+const because = (p: string, reason: string): IgnoredKeyRule => ({ pattern: pattern(p), reason });
+const nlu = (...list: string[]): IgnoredKeyRule[] =>
+  list.map((p) => ({ pattern: pattern(p), nlu: true }));
+const silent = (p: string): IgnoredKeyRule => ({ pattern: pattern(p), silent: true });
+
+const STORES =
+  'Switchboard keeps conversations in DynamoDB and orders their work through SQS, on AWS and locally';
 
 /**
  * Keys that Rasa projects carry but Switchboard does not use. They load without error and are
- * listed once, so a Rasa project runs unchanged.
+ * reported once, so a Rasa project runs unchanged and its author knows what does not apply.
  */
-export const IGNORED_KEYS: Readonly<Record<FileKind, readonly PathPattern[]>> = {
-  config: patterns(
-    'recipe',
-    'language',
-    'assistant_id',
-    'policies',
-    'spaces',
-    'core_target',
-    'nlu_target',
-    'pipeline.*.flow_retrieval',
-    'pipeline.*.minimize_num_calls',
-  ),
-  endpoints: patterns(
-    'action_endpoint',
-    'nlg',
-    'tracker_store',
-    'lock_store',
-    'event_broker',
-    'models',
-    'vector_store',
-    'contextual_response_rephraser',
-    'nlu_command_adapter',
-    'model_groups.*.router',
-    'model_groups.*.models.*.request_timeout',
-    'model_groups.*.models.*.use_chat_completions_endpoint',
-  ),
-  domain: patterns(
-    'version',
-    'actions',
-    'forms',
-    'entities',
-    'session_config',
-    'config',
-    'e2e_actions',
-    'slots.*.mappings',
-    'slots.*.influence_conversation',
-    'slots.*.shared_for_coexistence',
-    'responses.*.*.allow_interruptions',
-  ),
-  flows: patterns(
-    'version',
-    'nlu',
-    'stories',
-    'rules',
-    'flows.*.**.silence_timeout',
-    'flows.*.**.dtmf',
-  ),
-  subAgent: patterns('configuration.llm.request_timeout'),
+export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>> = {
+  config: [
+    ...plain(
+      'recipe',
+      'language',
+      'assistant_id',
+      'policies',
+      'spaces',
+      'core_target',
+      'nlu_target',
+      'pipeline.*.flow_retrieval',
+      'pipeline.*.minimize_num_calls',
+      'pipeline.*.llm.cache',
+    ),
+  ],
+  endpoints: [
+    because('tracker_store', `not used: ${STORES}`),
+    because('lock_store', `not used: ${STORES}`),
+    because('event_broker', `not used: ${STORES}; the tracker route gives each event`),
+    because('tracing', 'not used: the deployed functions trace with AWS X-Ray'),
+    because('metrics', 'not used: the deployed functions report to CloudWatch'),
+    because('models', 'not used: a deployment ships its project; no model server is read'),
+    because(
+      'vector_store',
+      'enterprise search is not supported: pattern_search and action_trigger_search answer with utter_no_knowledge_base',
+    ),
+    because(
+      'nlu',
+      'not used: Switchboard runs no NLU model; the command generator reads every message',
+    ),
+    ...plain(
+      'nlg',
+      'contextual_response_rephraser',
+      'nlu_command_adapter',
+      'model_groups.*.router',
+      'model_groups.*.models.*.request_timeout',
+      'model_groups.*.models.*.use_chat_completions_endpoint',
+    ),
+  ],
+  domain: [
+    silent('version'),
+    ...plain(
+      'config',
+      'e2e_actions',
+      'slots.*.influence_conversation',
+      'slots.*.shared_for_coexistence',
+      'responses.*.*.allow_interruptions',
+    ),
+    because(
+      'session_config',
+      'not used: a conversation is one session until it is restarted; sessions do not expire',
+    ),
+    ...nlu('forms', 'entities'),
+  ],
+  flows: [
+    silent('version'),
+    ...plain('flows.*.**.silence_timeout', 'flows.*.**.dtmf'),
+    ...nlu('nlu', 'stories', 'rules'),
+  ],
+  subAgent: plain('configuration.llm.request_timeout'),
 };
 
 /** Credential keys: each must be a whole `${VAR}` reference. */
 export const SECRET_KEYS: Readonly<Record<FileKind, readonly PathPattern[]>> = {
-  config: patterns('pipeline.*.llm.api_key'),
-  endpoints: patterns(
+  config: [pattern('pipeline.*.llm.api_key')],
+  endpoints: [
+    'action_endpoint.token',
     'mcp_servers.*.api_key',
     'mcp_servers.*.token',
     'mcp_servers.*.oauth.client_secret',
     'model_groups.*.models.*.api_key',
     'a2a_server.auth.secret',
-  ),
+  ].map(pattern),
   domain: [],
   flows: [],
-  subAgent: patterns(
+  subAgent: [
     'configuration.llm.api_key',
     'configuration.auth.api_key',
     'configuration.auth.token',
     'configuration.auth.oauth.client_secret',
-  ),
+  ].map(pattern),
 };

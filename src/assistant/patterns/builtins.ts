@@ -18,17 +18,40 @@ export const PATTERN = {
   externalAgentProcessing: 'pattern_external_agent_processing',
 } as const;
 
-/** Actions the engine runs itself; flows (and pattern overrides) may name them. */
+/**
+ * Actions the engine runs itself, under Rasa's names (and a few names of our own that earlier
+ * pattern overrides use); flows and pattern overrides may name them.
+ */
 export const BUILTIN_ACTIONS: ReadonlySet<string> = new Set([
   'action_listen',
+  'action_restart',
+  'action_session_start',
+  'action_default_fallback',
+  'action_deactivate_loop',
+  'action_revert_fallback_events',
+  'action_default_ask_affirmation',
+  'action_default_ask_rephrase',
+  'action_two_stage_fallback',
+  'action_unlikely_intent',
+  'action_back',
+  'action_send_text',
+  'action_extract_slots',
+  'action_validate_slot_mappings',
   'action_cancel_flow',
   'action_correct_flow_slot',
+  'action_clarify_flows',
+  'action_run_slot_rejections',
+  'action_clean_stack',
+  'action_trigger_search',
+  'action_trigger_chitchat',
+  'action_reset_routing',
+  'action_hangup',
+  'action_handoff_metric',
+  'action_repeat_bot_messages',
+  'action_continue_interrupted_flow',
+  'action_cancel_interrupted_flows',
   'action_continue_interrupted',
   'action_cancel_interrupted',
-  'action_clarify_flows',
-  'action_repeat_bot_messages',
-  'action_session_start',
-  'action_restart',
 ]);
 
 const flows = FlowsFile.parse(parse(PATTERN_FLOWS_YAML)).flows;

@@ -7,6 +7,51 @@ export type SlotType = z.infer<typeof SlotType>;
 
 const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+/** How Rasa fills a slot: by the model, only deliberately (controlled), or by NLU. */
+export const SLOT_MAPPING_TYPES = [
+  'from_llm',
+  'controlled',
+  'from_entity',
+  'from_intent',
+  'from_trigger_intent',
+  'from_text',
+  'custom',
+] as const;
+
+/** Mapping types an NLU pipeline applies; Switchboard runs none. */
+export const NLU_MAPPING_TYPES: ReadonlySet<string> = new Set([
+  'from_entity',
+  'from_intent',
+  'from_trigger_intent',
+  'from_text',
+]);
+
+/** Where a mapping applies: Rasa's `conditions` entries. */
+export const MappingCondition = strictObject({
+  active_flow: NonEmptyString.optional(),
+  active_loop: z.string().nullable().optional(),
+  requested_slot: z.string().nullable().optional(),
+});
+export type MappingCondition = z.infer<typeof MappingCondition>;
+
+export const SlotMapping = strictObject({
+  type: z.enum(SLOT_MAPPING_TYPES),
+  conditions: z.array(MappingCondition).optional(),
+  /** NLU may correct what the model filled (coexistence); Switchboard runs no NLU. */
+  allow_nlu_correction: z.boolean().optional(),
+  /** A custom action that fills a controlled slot. */
+  action: NonEmptyString.optional(),
+  run_action_every_turn: NonEmptyString.optional(),
+  coexistence_system: z.string().optional(),
+  entity: z.string().optional(),
+  role: z.string().optional(),
+  group: z.string().optional(),
+  intent: z.union([z.string(), z.array(z.string())]).optional(),
+  not_intent: z.union([z.string(), z.array(z.string())]).optional(),
+  value: z.unknown().optional(),
+});
+export type SlotMapping = z.infer<typeof SlotMapping>;
+
 export const SlotDefinition = strictObject({
   type: SlotType,
   values: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
@@ -14,6 +59,8 @@ export const SlotDefinition = strictObject({
   min_value: z.number().optional(),
   max_value: z.number().optional(),
   description: z.string().optional(),
+  /** How the slot is filled; none means the model fills it (`from_llm`). */
+  mappings: z.array(SlotMapping).optional(),
   validation: strictObject({
     rejections: z.array(strictObject({ if: NonEmptyString, utter: NonEmptyString })).default([]),
     refill_utter: NonEmptyString.optional(),
@@ -57,8 +104,22 @@ export const IntentEntry = z.union([
   }),
 ]);
 
+/** A custom action the domain declares: its name, or a one-key mapping with Rasa's options. */
+export const ActionEntry = z.union([
+  NonEmptyString,
+  z.record(z.string(), z.unknown()).refine((v) => Object.keys(v).length === 1, {
+    error: 'must be an action name or a mapping with exactly one action name',
+  }),
+]);
+
+/** The name an `actions` entry declares. */
+export function actionEntryName(entry: z.infer<typeof ActionEntry>): string {
+  return typeof entry === 'string' ? entry : (Object.keys(entry)[0] ?? '');
+}
+
 export const DomainFile = strictObject({
   intents: z.array(IntentEntry).default([]),
+  actions: z.array(ActionEntry).default([]),
   slots: z.record(z.string(), SlotDefinition).default({}),
   responses: z
     .record(

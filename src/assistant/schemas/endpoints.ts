@@ -4,6 +4,7 @@ import {
   ModulePath,
   modelSettingsShape,
   NonEmptyString,
+  PositiveNumber,
   SecretRef,
   strictObject,
 } from './common.js';
@@ -71,7 +72,27 @@ export const A2AServerConfig = strictObject({
 });
 export type A2AServerConfig = z.infer<typeof A2AServerConfig>;
 
+/**
+ * Where the project's custom actions run outside Switchboard: a Rasa action server (`url`,
+ * spoken to with Rasa's action server protocol), or Rasa's in-process Python module
+ * (`actions_module`), which Switchboard cannot run.
+ */
+export const ActionEndpointConfig = strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  actions_module: NonEmptyString.optional(),
+  /** Sent as the `token_name` query parameter (default `token`), as Rasa does. */
+  token: SecretRef.optional(),
+  token_name: NonEmptyString.optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Seconds an action may take (default 10), within the job's deadline. */
+  timeout: PositiveNumber.optional(),
+  /** Retries after a connection failure or a 5xx answer (default 2). */
+  max_retries: z.number().int().min(0).optional(),
+});
+export type ActionEndpointConfig = z.infer<typeof ActionEndpointConfig>;
+
 export const EndpointsFile = strictObject({
+  action_endpoint: ActionEndpointConfig.optional(),
   mcp_servers: z.array(McpServerConfig).default([]),
   model_groups: z.array(ModelGroup).default([]),
   a2a_server: A2AServerConfig.optional(),

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { AgentCardSource } from '../../assistant/index.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
+import { readProjectFile } from '../projectTree.js';
 import type { YamlSource } from '../yamlSource.js';
 import { resolveProjectFile } from './references.js';
 
@@ -37,7 +37,7 @@ export async function readAgentCard(
   const file = resolveProjectFile(ctx, reference);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readProjectFile(file);
   } catch {
     ctx.error(source, path, `${where}: agent card file ${reference} does not exist`);
     return undefined;

@@ -1,5 +1,4 @@
 import {
-  BUILTIN_ACTIONS,
   type CallStep,
   END,
   type FlowDefinition,
@@ -13,13 +12,21 @@ import type { LoadContext } from '../loadContext.js';
 import type { Defined, ProjectIndex } from '../projectIndex.js';
 import type { YamlSource } from '../yamlSource.js';
 import { didYouMean } from '../zodDiagnostics.js';
+import { actionProblem, actionSource, isRunnable } from './actionSources.js';
 import { checkCondition, checkResponseExists, checkSlotExists } from './conditions.js';
 import { slotValueProblem } from './slotValues.js';
 
-/** Rules on flows: references to slots, responses, flows, agents, servers and step ids. */
-export function checkFlows(ctx: LoadContext, index: ProjectIndex): void {
-  for (const [id, flow] of index.flows) new FlowChecker(ctx, index, id, flow).check();
+/**
+ * Rules on flows: references to slots, responses, flows, agents, servers, actions and step ids.
+ * Returns the actions the flows use that only Rasa's Python module would run.
+ */
+export function checkFlows(ctx: LoadContext, index: ProjectIndex): Set<string> {
+  const pythonActions = new Set<string>();
+  for (const [id, flow] of index.flows) {
+    new FlowChecker(ctx, index, id, flow, pythonActions).check();
+  }
   checkCallCycles(ctx, index);
+  return pythonActions;
 }
 
 /** A flow that (through other flows) calls itself would never end: report the closing call. */
@@ -82,6 +89,7 @@ class FlowChecker {
     private readonly index: ProjectIndex,
     private readonly id: string,
     private readonly flow: Defined<FlowDefinition>,
+    private readonly pythonActions: Set<string>,
   ) {
     this.source = flow.source;
   }
@@ -139,12 +147,8 @@ class FlowChecker {
         const known = this.slot([...path, 'collect'], step.collect);
         if (step.utter !== undefined) {
           checkResponseExists(this.ctx, this.source, [...path, 'utter'], step.utter);
-        } else if (known && !this.ctx.declared.responses.has(`utter_ask_${step.collect}`)) {
-          this.ctx.error(
-            this.source,
-            [...path, 'collect'],
-            `collecting "${step.collect}" needs a response utter_ask_${step.collect} in the domain, or an "utter" key naming the question`,
-          );
+        } else if (known && this.mayAsk(step.collect, step.ask_before_filling)) {
+          this.question([...path, 'collect'], step.collect);
         }
         step.rejections.forEach((rejection, j) => {
           this.condition([...path, 'rejections', j, 'if'], rejection.if);
@@ -301,13 +305,39 @@ class FlowChecker {
       checkResponseExists(this.ctx, this.source, path, name);
       return;
     }
+    const source = actionSource(this.ctx, this.index, name);
+    if (source === 'python') this.pythonActions.add(name);
+    const hasServer = this.index.actionEndpoint?.value.url !== undefined;
     const declared = this.ctx.declared;
-    if (declared.responses.has(name) || declared.actions.has(name) || BUILTIN_ACTIONS.has(name))
-      return;
+    const suggestion = didYouMean(name, [...declared.actions, ...declared.domainActions]);
+    const problem = actionProblem(source, name, hasServer, suggestion);
+    if (problem !== undefined) {
+      this.ctx.error(this.source, path, `${formatKeyPath(path)} "${name}" ${problem}`);
+    }
+  }
+
+  /**
+   * Whether a collect step can come to ask: not when its slot starts filled and the step keeps
+   * what it holds (as Rasa, such a step then needs no question).
+   */
+  private mayAsk(slot: string, askBeforeFilling: boolean): boolean {
+    const initial = this.index.slots.get(slot)?.value.initial_value;
+    return askBeforeFilling || initial === undefined || initial === null;
+  }
+
+  /**
+   * A collect step asks with `utter_ask_<slot>` or, as Rasa allows, runs `action_ask_<slot>`.
+   */
+  private question(path: KeyPath, slot: string): void {
+    if (this.ctx.declared.responses.has(`utter_ask_${slot}`)) return;
+    const action = `action_ask_${slot}`;
+    const source = actionSource(this.ctx, this.index, action);
+    if (source === 'python') this.pythonActions.add(action);
+    if (isRunnable(source)) return;
     this.ctx.error(
       this.source,
       path,
-      `${formatKeyPath(path)} "${name}" is neither a response, a built-in action, nor a function exported by custom/actions.ts${didYouMean(name, [...declared.actions, ...BUILTIN_ACTIONS])}`,
+      `collecting "${slot}" needs a response utter_ask_${slot} in the domain, an action ${action}, or an "utter" key naming the question`,
     );
   }
 

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LlmConfig, ModuleLocation, PromptTemplateFile } from '../../assistant/index.js';
 import { compileTemplate, TemplateSyntaxError } from '../../prompts/environment.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
 import type { LoadContext } from '../loadContext.js';
 import { isClass, resolveExport } from '../modules.js';
+import { readProjectFile } from '../projectTree.js';
 import type { YamlSource } from '../yamlSource.js';
 import { didYouMean } from '../zodDiagnostics.js';
 
@@ -35,7 +35,7 @@ export async function readPromptTemplate(
   const file = resolveProjectFile(ctx, relative);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readProjectFile(file);
   } catch {
     ctx.error(source, path, `${formatKeyPath(path)}: template file ${relative} does not exist`);
     return undefined;

@@ -35,6 +35,7 @@ function assistantWith(...groups: ModelGroup[]): Assistant {
     flows: {},
     agents: {},
     actions: [],
+    domainActions: [],
     extensions: {},
   };
 }

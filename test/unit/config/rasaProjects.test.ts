@@ -177,25 +177,192 @@ describe('Rasa projects load unchanged', () => {
     const dir = await writeProject({
       ...BASE_PROJECT,
       'config.yml': `recipe: default.v1\nlanguage: en\n${BASE_PROJECT['config.yml']}`,
-      'domain.yml': `version: "3.1"\n${BASE_PROJECT['domain.yml']}`,
-      'data/a.yml': 'version: "3.1"\nnlu: []\n',
-      'data/b.yml': 'version: "3.1"\nstories: []\n',
-      'data/c.yml': 'version: "3.1"\nrules: []\n',
+      'endpoints.yml': `tracing:\n  - type: langfuse\n${BASE_PROJECT['endpoints.yml']}`,
+      'domain.yml': `session_config:\n  session_expiration_time: 60\n${BASE_PROJECT['domain.yml']}`,
+      'data/a.yml': 'nlu: []\n',
+      'data/b.yml': 'stories: []\n',
+      'data/c.yml': 'rules: []\n',
+      'data/d.yml': 'version: "3.1"\n',
     });
     const runs = await Promise.all(
       [1, 2, 3, 4, 5].map(async () => {
         const io = captureIo(dir);
         await main(['validate'], io);
-        return io.stderr.join('\n');
+        return io.stderr;
       }),
     );
-    expect(new Set(runs).size).toBe(1);
-    expect(runs[0]?.split('\n').map((l) => l.split(':')[1])).toEqual([
-      ' config.yml',
-      ' data/a.yml',
-      ' data/b.yml',
-      ' data/c.yml',
-      ' domain.yml',
+    expect(new Set(runs.map((lines) => lines.join('\n'))).size).toBe(1);
+    expect(runs[0]).toEqual([
+      'note: config.yml: not used by Switchboard, ignored: recipe, language',
+      "note: data/a.yml:1:1: Switchboard runs CALM flows, not Rasa's NLU: nlu, stories, rules data are not used (data/a.yml, data/b.yml, data/c.yml)",
+      'note: domain.yml:1:1: session_config: not used: a conversation is one session until it is restarted; sessions do not expire',
+      'note: endpoints.yml:1:1: tracing: not used: the deployed functions trace with AWS X-Ray',
+    ]);
+  });
+
+  it('accepts the endpoint keys Rasa accepts, and says why each does not apply', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': `tracing:
+  - type: langfuse
+metrics:
+  type: statsd
+tracker_store:
+  type: SQL
+lock_store:
+  type: redis
+event_broker:
+  type: kafka
+vector_store:
+  type: qdrant
+${BASE_PROJECT['endpoints.yml']}`,
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+    expect(result.notes.map((n) => `${n.line}: ${n.message.split(':')[0]}`)).toEqual([
+      '1: tracing',
+      '3: metrics',
+      '5: tracker_store',
+      '7: lock_store',
+      '9: event_broker',
+      '11: vector_store',
+    ]);
+  });
+
+  it('still refuses an endpoint key Rasa does not have', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': `tracingg: []\n${BASE_PROJECT['endpoints.yml']}`,
+    });
+    expect(errorLines(dir, result)[0]).toMatch(/^endpoints.yml:1:1: unknown key "tracingg"/);
+  });
+
+  it('asks for a slot with action_ask_<slot> when the project has no utter_ask_<slot>', async () => {
+    const { dir, result } = await loadProject({
+      'domain.yml': (BASE_PROJECT['domain.yml'] ?? '').replace(
+        '  utter_ask_name:\n    - text: What is your name?\n',
+        '',
+      ),
+      'custom/actions.ts': 'export function action_ask_name() {\n  return {};\n}\n',
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+  });
+
+  it('accepts action_ask_<slot> served by the action server when the domain lists it', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': `action_endpoint:\n  url: http://127.0.0.1:5055/webhook\n${BASE_PROJECT['endpoints.yml']}`,
+      'domain.yml': `actions:\n  - action_ask_name\n${(BASE_PROJECT['domain.yml'] ?? '').replace(
+        '  utter_ask_name:\n    - text: What is your name?\n',
+        '',
+      )}`,
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+  });
+
+  it('needs no question for a collect whose slot starts filled and is kept', async () => {
+    const { dir, result } = await loadProject({
+      'domain.yml': `slots:\n  range:\n    type: text\n    initial_value: Any\n${(BASE_PROJECT['domain.yml'] ?? '').replace('slots:\n', '')}`,
+      'data/flows.yml':
+        'flows:\n  greet:\n    description: d\n    steps:\n      - collect: range\n      - action: utter_done\n',
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+  });
+
+  it('says that a sub agent module is Python, and that customizations are TypeScript', async () => {
+    const { dir, result } = await loadProject({
+      'sub_agents/helper/config.yml': `agent:
+  name: helper
+  description: Helps.
+configuration:
+  module: custom.research_agent.ResearchAgent
+connections:
+  mcp_servers:
+    - name: tools
+`,
+      'custom/research_agent.py': 'class ResearchAgent:\n    pass\n',
+    });
+    expect(errorLines(dir, result)).toEqual([
+      'sub_agents/helper/config.yml:5:11: configuration.module "custom.research_agent.ResearchAgent": is Python (custom/research_agent.py), which Switchboard does not run: customizations are written in TypeScript, as custom/research_agent.ts',
+    ]);
+  });
+
+  it('accepts Python actions of an in-process actions module with one note naming them', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': `action_endpoint:\n  actions_module: actions\n${BASE_PROJECT['endpoints.yml']}`,
+      'domain.yml': `actions:\n  - action_check_balance\n  - action_unused\n${BASE_PROJECT['domain.yml']}`,
+      'data/flows.yml':
+        'flows:\n  greet:\n    description: d\n    steps:\n      - action: action_check_balance\n      - action: utter_done\n',
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+    expect(result.notes.map((n) => `${n.line}:${n.col}: ${n.message}`)).toEqual([
+      '2:19: action_endpoint.actions_module "actions" runs Python inside Rasa, which Switchboard cannot do: 1 action(s) the flows use will not run here (action_check_balance). Serve them from a Rasa action server (rasa run actions) and set action_endpoint.url, or write them in custom/actions.ts; until then a flow that reaches one gets pattern_internal_error',
+    ]);
+  });
+
+  it('runs domain actions on the action server that action_endpoint.url names', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': `action_endpoint:\n  url: http://127.0.0.1:5055/webhook\n${BASE_PROJECT['endpoints.yml']}`,
+      'domain.yml': `actions:\n  - action_check_balance\n${BASE_PROJECT['domain.yml']}`,
+      'data/flows.yml':
+        'flows:\n  greet:\n    description: d\n    steps:\n      - action: action_check_balance\n      - action: action_unlisted\n',
+    });
+    expect(errorLines(dir, result)).toEqual([
+      'data/flows.yml:6:17: flows.greet.steps[1].action "action_unlisted" is neither a response, a built-in action, a function exported by custom/actions.ts, nor an action the domain lists for the action server; add it to the domain\'s actions',
+    ]);
+  });
+
+  it('refuses a domain action that nothing runs', async () => {
+    const { dir, result } = await loadProject({
+      'domain.yml': `actions:\n  - action_check_balance\n${BASE_PROJECT['domain.yml']}`,
+      'data/flows.yml':
+        'flows:\n  greet:\n    description: d\n    steps:\n      - action: action_check_balance\n',
+    });
+    expect(errorLines(dir, result)).toEqual([
+      'data/flows.yml:5:17: flows.greet.steps[0].action "action_check_balance" is listed in the domain\'s actions, but nothing runs it: export a function action_check_balance from custom/actions.ts, or set action_endpoint.url to a Rasa action server',
+    ]);
+  });
+
+  it("runs a Python command generator of the project as Switchboard's, with its llm and prompt", async () => {
+    const { dir, result } = await loadProject({
+      'config.yml': `pipeline:
+  - name: WhitespaceTokenizer
+  - name: custom.my_generator.MyCommandGenerator
+    llm:
+      model_group: main
+      cache:
+        no-cache: true
+    prompt_template: prompts/commands.jinja2
+`,
+      'prompts/commands.jinja2': '{{ user_message }}',
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+    expect(result.ok && result.assistant.commandGenerator.promptTemplate?.text).toBe(
+      '{{ user_message }}',
+    );
+    expect(result.notes.map((n) => n.message)).toEqual([
+      "Switchboard runs CALM flows, not Rasa's NLU: the pipeline components WhitespaceTokenizer are not used (config.yml)",
+      "custom.my_generator.MyCommandGenerator is a Python class, which does not run here: Switchboard generates the commands itself, with this entry's llm and prompt_template",
+    ]);
+  });
+
+  it('notes the slots only NLU would fill, and checks the flows mapping conditions name', async () => {
+    const { dir, result } = await loadProject({
+      'domain.yml': `slots:
+  size:
+    type: text
+    mappings:
+      - type: from_entity
+        entity: size
+  count:
+    type: float
+    mappings:
+      - type: from_llm
+        conditions:
+          - active_flow: greett
+${(BASE_PROJECT['domain.yml'] ?? '').replace('slots:\n', '')}`,
+    });
+    expect(errorLines(dir, result)).toEqual([
+      'domain.yml:12:26: slots.count.mappings[0].conditions[0].active_flow "greett" is not a flow',
+    ]);
+    expect(result.notes.map((n) => n.message)).toEqual([
+      "Rasa fills size only through NLU (from_entity, from_intent, from_text); Switchboard runs no NLU, so the command generator's model fills them as it fills from_llm slots",
     ]);
   });
 });

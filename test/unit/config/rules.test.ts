@@ -443,7 +443,7 @@ const cases: RuleCase[] = [
       ),
     },
     errors: [
-      'endpoints.yml:6:1: unknown key "mcp_server" at the top level (did you mean "mcp_servers"?); allowed: mcp_servers, model_groups, a2a_server',
+      'endpoints.yml:6:1: unknown key "mcp_server" at the top level (did you mean "mcp_servers"?); allowed: action_endpoint, mcp_servers, model_groups, a2a_server',
       `${AGENT}:6:13: connections.mcp_servers[0].name "tools" is not an MCP server in endpoints.yml`,
     ],
   },
@@ -524,7 +524,7 @@ const cases: RuleCase[] = [
     rule: 'collect needs a question',
     files: { 'data/flows.yml': flows('      - collect: confirmed\n') },
     errors: [
-      'data/flows.yml:5:18: collecting "confirmed" needs a response utter_ask_confirmed in the domain, or an "utter" key naming the question',
+      'data/flows.yml:5:18: collecting "confirmed" needs a response utter_ask_confirmed in the domain, an action action_ask_confirmed, or an "utter" key naming the question',
     ],
   },
   {
@@ -557,7 +557,7 @@ const cases: RuleCase[] = [
       'custom/actions.ts': 'export function action_check_fraude() {\n  return {};\n}\n',
     },
     errors: [
-      'data/flows.yml:5:17: flows.greet.steps[0].action "action_check_fraud" is neither a response, a built-in action, nor a function exported by custom/actions.ts (did you mean "action_check_fraude"?)',
+      'data/flows.yml:5:17: flows.greet.steps[0].action "action_check_fraud" is neither a response, a built-in action, nor a function exported by custom/actions.ts (did you mean "action_check_fraude"?); to run it on a Rasa action server, list it in the domain\'s actions and set action_endpoint.url',
     ],
   },
   {
