@@ -1,6 +1,11 @@
 import type { CommandGeneratorConfig } from './schemas/assistantConfig.js';
 import type { ResponseVariation, SlotDefinition } from './schemas/domain.js';
-import type { A2AServerConfig, McpServerConfig, ModelGroup } from './schemas/endpoints.js';
+import type {
+  A2AServerConfig,
+  McpServerConfig,
+  ModelGroup,
+  NlgConfig,
+} from './schemas/endpoints.js';
 import type { FlowDefinition } from './schemas/flows.js';
 import type { A2AConfiguration, McpConnection, ReactConfiguration } from './schemas/subAgent.js';
 
@@ -28,6 +33,14 @@ export interface PromptTemplateFile {
 
 /** The command generator as configured in config.yml, with its template read. */
 export interface CommandGeneratorSettings extends Omit<CommandGeneratorConfig, 'prompt_template'> {
+  readonly promptTemplate?: PromptTemplateFile;
+}
+
+/**
+ * Response rephrasing as endpoints.yml's `nlg` block sets it up (`type: rephrase`, or a Python
+ * class whose settings Switchboard's rephraser uses), with its prompt file read.
+ */
+export interface RephraserSettings extends Omit<NlgConfig, 'type' | 'prompt' | 'prompt_template'> {
   readonly promptTemplate?: PromptTemplateFile;
 }
 
@@ -68,6 +81,8 @@ export interface Assistant {
   readonly mcpServers: Readonly<Record<string, McpServer>>;
   readonly modelGroups: Readonly<Record<string, ModelGroup>>;
   readonly a2aServer?: A2AServerConfig;
+  /** Present when endpoints.yml turns response rephrasing on. */
+  readonly rephraser?: RephraserSettings;
   readonly slots: Readonly<Record<string, SlotDefinition>>;
   readonly responses: Readonly<Record<string, readonly ResponseVariation[]>>;
   readonly intents: readonly string[];

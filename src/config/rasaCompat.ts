@@ -23,7 +23,8 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly PathPattern[]>> = 
   ),
   endpoints: patterns(
     'action_endpoint',
-    'nlg',
+    'nlg.trace_prompt_tokens',
+    'nlg.llm.request_timeout',
     'tracker_store',
     'lock_store',
     'event_broker',
@@ -68,6 +69,7 @@ export const SECRET_KEYS: Readonly<Record<FileKind, readonly PathPattern[]>> = {
     'mcp_servers.*.oauth.client_secret',
     'model_groups.*.models.*.api_key',
     'a2a_server.auth.secret',
+    'nlg.llm.api_key',
   ),
   domain: [],
   flows: [],
