@@ -165,6 +165,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         mcp: mcp.flowTools,
         runners,
         random: Math.random,
+        logger: log,
       },
     });
 
