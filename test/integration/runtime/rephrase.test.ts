@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLocalStack } from '../../../src/adapters/local/localStack.js';
 import { modelFactory } from '../../../src/llm/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
@@ -313,6 +314,34 @@ Rephrased:`);
     expect(texts(await say(rt, 'demo', 'please call me back'))).toEqual([
       'What name should we ask for?',
     ]);
+    expect(server.requests).toEqual([]);
+  }, 30_000);
+
+  it('keeps the local stack’s demo conversation as written, and says why', async () => {
+    const announced: string[] = [];
+    const stack = await startLocalStack({
+      assistant: await assistantFrom(
+        project('  type: rephrase\n  llm:\n    model_group: rephrasing\n', {
+          'config.yml': undefined,
+        }),
+      ),
+      port: 0,
+      env: {},
+      announce: (line) => announced.push(line),
+    });
+    try {
+      const response = await fetch(`${stack.url}/webhooks/rest/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sender: 'local', message: 'please call me back' }),
+      });
+      expect(((await response.json()) as RestMessage[]).map((m) => m.text)).toEqual([
+        'What name should we ask for?',
+      ]);
+    } finally {
+      await stack.stop();
+    }
+    expect(announced).toContain('responses are not rephrased with the demo model');
     expect(server.requests).toEqual([]);
   }, 30_000);
 });
