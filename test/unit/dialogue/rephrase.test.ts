@@ -229,6 +229,37 @@ describe('response rephrasing', () => {
     expect(model.remaining).toBe(0);
   });
 
+  it('rephrases the responses that follow when a background agent run reports back, not the agent’s messages', async () => {
+    const { c, model } = await rephrasing({
+      'endpoints.yml': nlg('  rephrase_all: true\n  summarize_history: false\n'),
+    });
+    const background = { invoke: async () => ({ status: 'pending' as const, runId: 'run-1' }) };
+    const ports = { ...c.ports, agents: background };
+    c.ports.llm.reply('start flow research');
+    const started = await c.engine.handleMessage(c.state, { text: 'research cars' }, ports);
+    const waiter = c.engine.runWaiter(started.state, 'run-1');
+    if (!waiter) throw new Error('the flow does not wait for the run');
+
+    model.reply('Anything more I can do?');
+    const update = await c.engine.handleAgentUpdate(
+      started.state,
+      {
+        frameId: waiter.frameId,
+        runId: 'run-1',
+        messages: [{ text: 'Still comparing prices.' }],
+        output: { id: 'run-1', status: 'completed', responseMessage: 'I found three cars.' },
+      },
+      ports,
+    );
+    expect(update.messages.map((m) => m.text)).toEqual([
+      'Still comparing prices.',
+      'I found three cars.',
+      'Anything more I can do?',
+    ]);
+    expect(update.state.history.at(-1)).toEqual({ role: 'bot', text: 'Anything more I can do?' });
+    expect(model.prompts).toHaveLength(1);
+  });
+
   it('repeats a rephrased message as the user heard it, without asking the model again', async () => {
     const { c, model } = await rephrasing({
       'endpoints.yml': nlg('  rephrase_all: true\n  summarize_history: false\n'),
