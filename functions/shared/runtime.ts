@@ -42,5 +42,6 @@ export const runtime = createRuntime({
       logger,
     }),
     random: Math.random,
+    logger,
   },
 });

@@ -5,6 +5,7 @@ import type {
   ActionEndpointConfig,
   McpServerConfig,
   ModelGroup,
+  NlgConfig,
 } from './schemas/endpoints.js';
 import type { FlowDefinition } from './schemas/flows.js';
 import type { A2AConfiguration, McpConnection, ReactConfiguration } from './schemas/subAgent.js';
@@ -33,6 +34,14 @@ export interface PromptTemplateFile {
 
 /** The command generator as configured in config.yml, with its template read. */
 export interface CommandGeneratorSettings extends Omit<CommandGeneratorConfig, 'prompt_template'> {
+  readonly promptTemplate?: PromptTemplateFile;
+}
+
+/**
+ * Response rephrasing as endpoints.yml's `nlg` block sets it up (`type: rephrase`, or a Python
+ * class whose settings Switchboard's rephraser uses), with its prompt file read.
+ */
+export interface RephraserSettings extends Omit<NlgConfig, 'type' | 'prompt' | 'prompt_template'> {
   readonly promptTemplate?: PromptTemplateFile;
 }
 
@@ -73,6 +82,8 @@ export interface Assistant {
   readonly mcpServers: Readonly<Record<string, McpServer>>;
   readonly modelGroups: Readonly<Record<string, ModelGroup>>;
   readonly a2aServer?: A2AServerConfig;
+  /** Present when endpoints.yml turns response rephrasing on. */
+  readonly rephraser?: RephraserSettings;
   readonly slots: Readonly<Record<string, SlotDefinition>>;
   readonly responses: Readonly<Record<string, readonly ResponseVariation[]>>;
   readonly intents: readonly string[];

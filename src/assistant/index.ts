@@ -9,6 +9,7 @@ export type {
   ModuleLocation,
   PromptTemplateFile,
   ReactSubAgent,
+  RephraserSettings,
   SubAgent,
 } from './assistant.js';
 export { deepFreeze, summarize } from './assistant.js';
@@ -54,6 +55,10 @@ export {
   McpServerConfig,
   MetaMap,
   ModelGroup,
+  NLG_SERVER,
+  NlgConfig,
+  PYTHON_CLASS,
+  REPHRASE_NLG,
 } from './schemas/endpoints.js';
 export type {
   ActionStep,

@@ -23,6 +23,7 @@ export function deployedSecretNames(assistant: Assistant): string[] {
   };
   // Credentials live only in these parts; slots and responses may hold look-alike data.
   visit(assistant.commandGenerator.llm);
+  visit(assistant.rephraser?.llm);
   visit(assistant.modelGroups);
   visit(assistant.mcpServers);
   visit(Object.values(assistant.agents).map((agent) => agent.configuration));

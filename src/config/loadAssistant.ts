@@ -7,6 +7,7 @@ import {
   deepFreeze,
   type McpServer,
   type PromptTemplateFile,
+  type RephraserSettings,
   type SubAgent,
 } from '../assistant/index.js';
 import {
@@ -28,6 +29,7 @@ import { readCustomActions } from './rules/customActions.js';
 import { checkDomain } from './rules/domainRules.js';
 import { checkEndpoints } from './rules/endpointRules.js';
 import { checkFlows } from './rules/flowRules.js';
+import { checkNlg, checkRephraseMetadata } from './rules/nlgRules.js';
 import { checkModelGroup, readPromptTemplate } from './rules/references.js';
 
 export interface LoadOptions {
@@ -68,10 +70,12 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
   const actions = await readCustomActions(ctx, extensions);
   checkDomain(ctx, index);
   notePythonActions(ctx, index, checkFlows(ctx, index));
-  const [, resources, commandTemplate] = await Promise.all([
+  checkRephraseMetadata(ctx, index);
+  const [, resources, commandTemplate, rephraser] = await Promise.all([
     checkEndpoints(ctx, index, extensions),
     checkAgents(ctx, index, extensions),
     checkCommandGenerator(ctx, files),
+    checkNlg(ctx, files),
   ]);
 
   const findings = loadFindings(ctx);
@@ -81,6 +85,7 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
   const assistant = buildAssistant(projectDir, files, index, {
     resources,
     commandTemplate,
+    rephraser,
     extensions,
     actions: [...actions.keys()],
   });
@@ -111,11 +116,12 @@ function buildAssistant(
   found: {
     readonly resources: ReadonlyMap<string, AgentResources>;
     readonly commandTemplate: PromptTemplateFile | undefined;
+    readonly rephraser: RephraserSettings | undefined;
     readonly extensions: ReadonlyMap<string, ModuleLocation>;
     readonly actions: readonly string[];
   },
 ): Assistant {
-  const { resources, commandTemplate, extensions } = found;
+  const { resources, commandTemplate, rephraser, extensions } = found;
   const { prompt_template: _template, ...generator } =
     files.commandGenerator?.value ??
     CommandGeneratorConfig.parse({ name: 'CompactLLMCommandGenerator' });
@@ -160,6 +166,7 @@ function buildAssistant(
     modelGroups: Object.fromEntries([...index.modelGroups].map(([id, g]) => [id, g.value])),
     ...(a2aServer ? { a2aServer } : {}),
     ...(actionEndpoint ? { actionEndpoint } : {}),
+    ...(rephraser ? { rephraser } : {}),
     slots: Object.fromEntries([...index.slots].map(([name, s]) => [name, s.value])),
     responses: Object.fromEntries([...index.responses].map(([name, r]) => [name, r.value])),
     intents: [...index.intents],

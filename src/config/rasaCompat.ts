@@ -60,7 +60,8 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
       'not used: Switchboard runs no NLU model; the command generator reads every message',
     ),
     ...plain(
-      'nlg',
+      'nlg.trace_prompt_tokens',
+      'nlg.llm.request_timeout',
       'contextual_response_rephraser',
       'nlu_command_adapter',
       'model_groups.*.router',
@@ -101,6 +102,7 @@ export const SECRET_KEYS: Readonly<Record<FileKind, readonly PathPattern[]>> = {
     'mcp_servers.*.oauth.client_secret',
     'model_groups.*.models.*.api_key',
     'a2a_server.auth.secret',
+    'nlg.llm.api_key',
   ].map(pattern),
   domain: [],
   flows: [],

@@ -12,6 +12,7 @@ import { cancelFrames, failCurrentActivity, startPattern } from './frameLifecycl
 import { type AgentFrame, type HeldMessage, MAX_HELD_MESSAGES } from './frames.js';
 import { buildDialogueModel, type DialogueModel, initialSlots } from './model.js';
 import type { DialoguePorts } from './ports.js';
+import { rephraseTurn } from './rephrase/rephraseTurn.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { workingAgent, workingFrameOf, workingRunIds } from './stackQueries.js';
 import { type ConversationState, initialState } from './state.js';
@@ -67,13 +68,14 @@ export class DialogueEngine {
   }
 
   /** Handles one user message: commands, then flows and agents until the assistant waits. */
-  handleMessage(
+  async handleMessage(
     state: ConversationState,
     message: UserMessage,
     ports: DialoguePorts,
     options: TurnOptions = {},
   ): Promise<TurnResult> {
-    return this.respond(state, message, ports, options, true);
+    const result = await this.respond(state, message, ports, options, true);
+    return rephraseTurn(this.model, state, result, ports, options);
   }
 
   /**
@@ -161,7 +163,7 @@ export class DialogueEngine {
       stale: false,
     };
     if (update.output) await this.release(result, frame.held ?? [], ports, options);
-    return result;
+    return rephraseTurn(this.model, state, result, ports, options);
   }
 
   /**

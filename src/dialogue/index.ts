@@ -26,8 +26,11 @@ export type {
   McpToolCall,
   McpToolPort,
   McpToolResult,
+  RephraseFailure,
+  RephrasePort,
 } from './ports.js';
 export { NO_ACTIONS } from './ports.js';
+export { REPHRASED_FROM } from './rephrase/candidates.js';
 export { BotMessage } from './responses/botMessage.js';
 export {
   applyEvent,

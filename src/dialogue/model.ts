@@ -9,6 +9,7 @@ import { BUILTIN_RESPONSES, BUILTIN_SLOTS, PATTERN_FLOWS } from '../assistant/in
 import { compileTemplate } from '../prompts/environment.js';
 import { DEFAULT_COMMAND_PROMPT } from './commandGenerator/defaultPrompt.js';
 import { compileFlow, type FlowGraph } from './flowGraph.js';
+import { buildRephraseSetup, type RephraseSetup } from './rephrase/setup.js';
 
 /**
  * An assistant prepared for the dialogue engine: flows compiled (project flows over the built-in
@@ -23,6 +24,8 @@ export interface DialogueModel {
   /** Intent name → the flow whose `nlu_trigger` names it. */
   readonly intentFlows: ReadonlyMap<string, string>;
   readonly commandPrompt: nunjucks.Template;
+  /** Response rephrasing, when endpoints.yml turns it on. */
+  readonly rephrase?: RephraseSetup;
 }
 
 export function buildDialogueModel(assistant: Assistant): DialogueModel {
@@ -40,12 +43,15 @@ export function buildDialogueModel(assistant: Assistant): DialogueModel {
   }
 
   const template = assistant.commandGenerator.promptTemplate;
+  const responses = { ...BUILTIN_RESPONSES, ...assistant.responses };
+  const rephrase = buildRephraseSetup(assistant, responses);
   return {
     assistant,
     flows,
     slots: { ...BUILTIN_SLOTS, ...assistant.slots },
-    responses: { ...BUILTIN_RESPONSES, ...assistant.responses },
+    responses,
     intentFlows,
+    ...(rephrase ? { rephrase } : {}),
     commandPrompt: compileTemplate(
       template?.text ?? DEFAULT_COMMAND_PROMPT,
       template?.file ?? 'default command prompt',

@@ -15,6 +15,28 @@ export interface LlmPort {
     /** The call must be over by then (ms since the epoch): the job's budget ends soon after. */
     readonly deadline?: number;
   }): Promise<{ readonly content: string }>;
+  /**
+   * True for a scripted stand-in that answers by rules, such as the demo model used when no
+   * model is configured: nothing that needs real language (rephrasing) is asked of it.
+   */
+  readonly scripted?: boolean;
+}
+
+/** A response sent as written because the model failed to rephrase it (or to summarize for it). */
+export interface RephraseFailure {
+  /** The response's name, such as `utter_greet`. */
+  readonly response: string;
+  /** The call that failed: the history's summary, or the rephrasing itself. */
+  readonly stage: 'summary' | 'rephrase';
+  readonly error: unknown;
+}
+
+/** Rewrites domain responses in the conversation's context (endpoints.yml `nlg`). */
+export interface RephrasePort {
+  /** The model the `nlg` block names. */
+  readonly llm: LlmPort;
+  /** Hears once of each response left as written because its model call failed or timed out. */
+  readonly failed: (failure: RephraseFailure) => void;
 }
 
 /** A request to run a sub agent for one user turn (or to resume or restart it). */
@@ -111,6 +133,8 @@ export interface DialoguePorts {
   readonly now: () => number;
   /** Chooses among response variations. */
   readonly random: () => number;
+  /** Rephrases flagged responses once a turn settles; without it, responses go as written. */
+  readonly rephrase?: RephrasePort;
 }
 
 /** Ports for a project without custom actions. */

@@ -33,6 +33,8 @@ const INTENTS: readonly Intent[] = [
  * (`DemoAgentModel`). It plays the README's demo conversation; it understands little else.
  */
 export class DemoModel implements LlmPort, ToolChatPort {
+  /** Its answers come from rules, so responses are never rephrased with it. */
+  readonly scripted = true;
   private readonly agents = new DemoAgentModel();
 
   chat(request: ToolChatRequest): Promise<ToolChatResponse> {

@@ -18,6 +18,7 @@ import { createHttpApi, type HttpApi } from './httpApi.js';
 import type { Job } from './jobs.js';
 import { outputRouter, streamingChannels } from './outputRouter.js';
 import { recoverPendingWork } from './recovery.js';
+import { type RephraseLogger, rephrasePort, STDERR_LOGGER } from './rephrasePort.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 
 /**
@@ -46,6 +47,8 @@ export interface DialogueParts {
   readonly runners: AgentRunners;
   /** Chooses among response variations and jitters retries; [0, 1). */
   readonly random: () => number;
+  /** Where responses left as written (their rephrasing failed) are logged; stderr by default. */
+  readonly logger?: RephraseLogger;
 }
 
 /** The HTTP side: what a webhook handler runs. */
@@ -87,20 +90,24 @@ export function createRuntime(
   );
   const { dialogue } = parts;
   if (!dialogue) return { http };
+  const { assistant, models } = dialogue;
+  const llm = models(assistant.commandGenerator.llm);
+  const rephrase = rephrasePort(assistant, models, llm, dialogue.logger ?? STDERR_LOGGER);
 
   const deps: RuntimeDeps = {
-    engine: new DialogueEngine(dialogue.assistant),
+    engine: new DialogueEngine(assistant),
     store: parts.store,
     queue: parts.queue,
     output: outputRouter(channels),
     streams: streamingChannels(channels),
     runners: dialogue.runners,
     ports: {
-      llm: dialogue.models(dialogue.assistant.commandGenerator.llm),
+      llm,
       mcp: dialogue.mcp,
       actions: dialogue.actions,
       now: parts.now,
       random: dialogue.random,
+      ...(rephrase ? { rephrase } : {}),
     },
   };
   return {

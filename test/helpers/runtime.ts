@@ -9,7 +9,7 @@ import { SqsJobReceiver } from '../../src/adapters/aws/sqsJobReceiver.js';
 import { SqsJobSource } from '../../src/adapters/aws/sqsJobSource.js';
 import type { StoreMeter } from '../../src/adapters/aws/storeMeter.js';
 import { ensureQueues } from '../../src/adapters/local/emulators.js';
-import type { Assistant } from '../../src/assistant/index.js';
+import type { Assistant, LlmConfig } from '../../src/assistant/index.js';
 import { standardChannels } from '../../src/channels/index.js';
 import { type LlmPort, type McpToolPort, NO_ACTIONS } from '../../src/dialogue/index.js';
 import {
@@ -73,6 +73,8 @@ export async function testRuntime(
     now?: () => number;
     /** The command generator's model (the scripted `llm` by default). */
     model?: LlmPort;
+    /** The model of every `llm` block (instead of `model` or the scripted `llm` for all). */
+    models?: (llm: LlmConfig | undefined) => LlmPort;
     /** Each job's budget when drained by worker loops. */
     jobBudgetMs?: number;
     /** The MCP tools flows call (scripted by default). */
@@ -123,11 +125,12 @@ export async function testRuntime(
     http: { replyWaitMs: options.replyWaitMs ?? 0 },
     dialogue: {
       assistant,
-      models: () => options.model ?? llm,
+      models: options.models ?? (() => options.model ?? llm),
       actions: NO_ACTIONS,
       mcp: options.mcp ?? new ScriptedTools(),
       runners: options.runners ?? NO_RUNNERS,
       random: options.random ?? (() => 0),
+      logger,
     },
   });
   const { deps } = runtime;

@@ -123,6 +123,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       options.announce(
         'no OPENAI_API_KEY or model api_base: using the scripted demo model, which plays the demo conversation of the README',
       );
+      if (assistant.rephraser) options.announce('responses are not rephrased with the demo model');
     }
     const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
     const mcp = await projectMcp({ assistant, secrets, logger });
@@ -165,6 +166,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         mcp: mcp.flowTools,
         runners,
         random: Math.random,
+        logger: log,
       },
     });
 

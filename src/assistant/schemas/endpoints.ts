@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   authShape,
+  LlmConfig,
   ModulePath,
   modelSettingsShape,
   NonEmptyString,
@@ -91,10 +92,56 @@ export const ActionEndpointConfig = strictObject({
 });
 export type ActionEndpointConfig = z.infer<typeof ActionEndpointConfig>;
 
+/** `nlg.type` of Rasa's contextual response rephraser. */
+export const REPHRASE_NLG = 'rephrase';
+/** `nlg.type` of Rasa's external NLG server (also assumed for a block with a `url` and no type). */
+export const NLG_SERVER = 'callback';
+
+/** A dotted Python path such as `custom.rephraser.MyRephraser`: a rephraser class of the project. */
+export const PYTHON_CLASS = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
+
+const nlgShape = {
+  type: z.string().refine((t) => t === REPHRASE_NLG || t === NLG_SERVER || PYTHON_CLASS.test(t), {
+    error:
+      'must be "rephrase" (the contextual response rephraser) or the dotted path of a Python rephraser class such as "custom.rephraser.MyRephraser"',
+  }),
+  /** Rephrase every response, not only those whose metadata asks for it. */
+  rephrase_all: z.boolean().default(false),
+  /** Give the prompt a model-written summary of the recent turns instead of their transcript. */
+  summarize_history: z.boolean().default(true),
+  max_historical_turns: z.number().int().min(0, { error: 'must be 0 or more' }).default(5),
+  count_multiple_utterances_as_single_turn: z.boolean().default(true),
+  /** A Jinja2 prompt file, relative to the project (`prompt` is Rasa's older name). */
+  prompt_template: NonEmptyString.optional(),
+  prompt: NonEmptyString.optional(),
+  llm: LlmConfig.optional(),
+};
+
+/**
+ * Rasa's `nlg` endpoint. An NLG server block (a `url`) is reduced to its type; a Python class
+ * keeps the rephraser keys only, as its own keys are for code that does not run here.
+ */
+function normalizeNlg(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const block = value as Record<string, unknown>;
+  if ('url' in block && (block.type === undefined || block.type === NLG_SERVER)) {
+    return { type: NLG_SERVER };
+  }
+  if (typeof block.type === 'string' && PYTHON_CLASS.test(block.type)) {
+    return Object.fromEntries(Object.entries(block).filter(([key]) => key in nlgShape));
+  }
+  return value;
+}
+
+/** Response rephrasing (`nlg` in endpoints.yml). */
+export const NlgConfig = z.preprocess(normalizeNlg, strictObject(nlgShape));
+export type NlgConfig = z.infer<typeof NlgConfig>;
+
 export const EndpointsFile = strictObject({
   action_endpoint: ActionEndpointConfig.optional(),
   mcp_servers: z.array(McpServerConfig).default([]),
   model_groups: z.array(ModelGroup).default([]),
   a2a_server: A2AServerConfig.optional(),
+  nlg: NlgConfig.optional(),
 });
 export type EndpointsFile = z.infer<typeof EndpointsFile>;

@@ -27,6 +27,16 @@ const GROUPS: Readonly<Record<FileKind, readonly ExclusiveGroup[]>> = {
       keys: ['secret', 'jwks_url'],
       why: 'verify tokens with a shared secret or with a JWKS endpoint, not both',
     },
+    {
+      at: pattern('nlg'),
+      keys: ['prompt_template', 'prompt'],
+      why: 'name the prompt file once (prompt is the older name of prompt_template)',
+    },
+    {
+      at: pattern('nlg.llm'),
+      keys: ['model_group', 'model-group', 'model'],
+      why: 'name a model group or a model, not both',
+    },
   ],
   subAgent: [
     {
