@@ -1,24 +1,44 @@
+import { PATTERN } from '../assistant/index.js';
 import type { TurnContext } from './context.js';
-import { cancelFrames, flowName } from './frameLifecycle.js';
+import {
+  cancelFrames,
+  flowName,
+  moveTo,
+  patternData,
+  startPattern,
+  updatePatternData,
+} from './frameLifecycle.js';
 import type { Frame, StepFrame } from './frames.js';
 import type { BotMessage } from './responses/botMessage.js';
-import { resumeInterrupted } from './resume.js';
+import { resumeFrames } from './resume.js';
 import { activityOf } from './stackQueries.js';
 import type { StepOutcome } from './steps.js';
-import { renderNamed } from './utter.js';
+import { utter } from './utter.js';
 
-/** Runs one of the engine's own actions (the names in BUILTIN_ACTIONS). */
+/**
+ * Runs one of the engine's own actions (the names in BUILTIN_ACTIONS), as Rasa's default
+ * actions of the same names behave. Those that only make sense with Rasa's NLU, voice channels
+ * or policies Switchboard does not have do nothing.
+ */
 export function runBuiltinAction(ctx: TurnContext, frame: StepFrame, name: string): StepOutcome {
-  const data = frame.type === 'pattern' ? frame.data : {};
+  const data = patternData(ctx, frame);
   switch (name) {
+    case 'action_continue_interrupted_flow':
     case 'action_continue_interrupted':
-      resumeInterrupted(ctx, data);
+      continueInterrupted(ctx, data);
       return 'advance';
+    case 'action_cancel_interrupted_flows':
     case 'action_cancel_interrupted':
-      cancelFrames(ctx, interruptedActivity(ctx.turn.stack, data));
+      for (const id of offeredFrames(data)) cancelFrames(ctx, activityOf(ctx.turn.stack, id));
+      return 'advance';
+    case 'action_cancel_flow':
+      cancelFrames(ctx, framesNamed(ctx.turn.stack, data.canceled_frames));
+      return 'advance';
+    case 'action_correct_flow_slot':
+      correctFlowSlot(ctx, data);
       return 'advance';
     case 'action_clarify_flows':
-      clarify(ctx, data);
+      clarify(ctx, frame, data);
       return 'advance';
     case 'action_repeat_bot_messages':
       for (const message of (data.messages ?? []) as BotMessage[]) ctx.turn.say(message);
@@ -26,30 +46,138 @@ export function runBuiltinAction(ctx: TurnContext, frame: StepFrame, name: strin
     case 'action_restart':
       restart(ctx, frame);
       return 'advance';
+    case 'action_clean_stack':
+      cancelFrames(
+        ctx,
+        ctx.turn.stack.filter((f) => f.frame_id !== frame.frame_id),
+      );
+      return 'advance';
+    case 'action_session_start':
+      ctx.turn.emit({ event: 'session_started' });
+      if (ctx.turn.userMetadata) {
+        ctx.turn.setSlot('session_started_metadata', { ...ctx.turn.userMetadata });
+      }
+      return 'advance';
+    case 'action_trigger_search':
+      // Enterprise search is not available: say so, as pattern_search does by default.
+      utter(ctx.model, ctx.turn, 'utter_no_knowledge_base', renderOptions(ctx, data));
+      return 'advance';
+    case 'action_trigger_chitchat':
+      // No model answers free chat here: as Rasa without its intentless policy.
+      startPattern(ctx, PATTERN.cannotHandle, { reason: 'cannot_handle_chitchat' });
+      return 'yield';
+    case 'action_default_ask_rephrase':
+      utter(ctx.model, ctx.turn, 'utter_ask_rephrase', renderOptions(ctx, data));
+      return 'advance';
     default:
-      // action_listen, action_session_start, and the cancel and correction actions, whose work
-      // is done when their command is processed; patterns keep naming them for compatibility.
+      // action_listen, action_hangup, action_handoff_metric, action_reset_routing and the
+      // NLU-era actions: nothing to do here.
       return 'advance';
   }
 }
 
-/** The interrupted flow a continue pattern names, with its callers, called flows and agent. */
-function interruptedActivity(
-  stack: readonly Frame[],
-  data: Readonly<Record<string, unknown>>,
-): Frame[] {
-  const id = data.interrupted_flow_frame ?? data.interrupted_agent_frame;
-  return typeof id === 'string' ? activityOf(stack, id) : [];
+function renderOptions(ctx: TurnContext, context: Readonly<Record<string, unknown>>) {
+  return {
+    random: ctx.ports.random,
+    context,
+    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
+  };
 }
 
-function clarify(ctx: TurnContext, data: Readonly<Record<string, unknown>>): void {
-  const flows = Array.isArray(data.names) ? (data.names as string[]) : [];
-  const message = renderNamed(ctx.model, ctx.turn, 'utter_clarification_options_rasa', {
-    random: ctx.ports.random,
-    context: data,
-  }) ?? { text: 'Which of these did you mean?' };
-  const buttons = flows.map((id) => ({ title: flowName(ctx, id), payload: `/StartFlow(${id})` }));
-  ctx.turn.say({ ...message, buttons: [...(message.buttons ?? []), ...buttons] });
+/** The interrupted flows a continue pattern offered, top first. */
+function offeredFrames(data: Readonly<Record<string, unknown>>): string[] {
+  const listed = data.interrupted_flow_frames;
+  if (Array.isArray(listed)) return listed.filter((id): id is string => typeof id === 'string');
+  const single = data.interrupted_flow_frame ?? data.interrupted_agent_frame;
+  return typeof single === 'string' ? [single] : [];
+}
+
+function framesNamed(stack: readonly Frame[], ids: unknown): Frame[] {
+  if (!Array.isArray(ids)) return [];
+  const wanted = new Set(ids);
+  return stack.filter((f) => wanted.has(f.frame_id));
+}
+
+/**
+ * Goes back to an interrupted flow: the one the user named (`interrupted_flow_to_continue`,
+ * by name or id) when several were interrupted, otherwise the one the pattern offered first.
+ */
+function continueInterrupted(ctx: TurnContext, data: Readonly<Record<string, unknown>>): void {
+  const offered = offeredFrames(data)
+    .map((id) => ctx.turn.stack.find((f) => f.frame_id === id))
+    .filter((f): f is Frame => f?.type === 'flow');
+  const chosen = ctx.turn.slots.interrupted_flow_to_continue;
+  const named =
+    typeof chosen === 'string'
+      ? offered.find(
+          (f) =>
+            f.flow_id === chosen ||
+            flowName(ctx, f.flow_id).toLowerCase() === chosen.trim().toLowerCase(),
+        )
+      : undefined;
+  const flow = named ?? offered[0];
+  if (flow?.type !== 'flow') {
+    const agent = ctx.turn.stack.find((f) => f.frame_id === data.interrupted_agent_frame);
+    if (agent?.type === 'agent') resumeFrames(ctx, undefined, agent);
+    return;
+  }
+  if (flow !== offered[0]) {
+    for (const part of activityOf(ctx.turn.stack, flow.frame_id)) ctx.turn.raise(part.frame_id);
+  }
+  const current = ctx.turn.stack.find((f) => f.frame_id === flow.frame_id);
+  const i = ctx.turn.stack.findIndex((f) => f.frame_id === flow.frame_id);
+  const above = ctx.turn.stack[i + 1];
+  resumeFrames(
+    ctx,
+    current?.type === 'flow' ? current : undefined,
+    above?.type === 'agent' ? above : undefined,
+  );
+}
+
+/**
+ * Applies a correction the pattern holds: the corrected slots take their new values and the
+ * flow goes back to the step that collected them. Until this runs nothing has changed, so a
+ * pattern that lets the user decline leaves the old values.
+ */
+function correctFlowSlot(ctx: TurnContext, data: Readonly<Record<string, unknown>>): void {
+  const corrected = data.corrected_slots;
+  if (corrected === null || typeof corrected !== 'object') return;
+  for (const [slot, value] of Object.entries(corrected)) ctx.turn.setSlot(slot, value);
+  const flow = ctx.turn.stack.find((f) => f.frame_id === data.reset_frame_id);
+  if (flow?.type === 'flow' && typeof data.reset_step_id === 'string') {
+    moveTo(ctx, flow, data.reset_step_id);
+  }
+}
+
+/** Readies the options of a clarification: their names, for the response that lists them. */
+function clarify(
+  ctx: TurnContext,
+  frame: StepFrame,
+  data: Readonly<Record<string, unknown>>,
+): void {
+  const names = Array.isArray(data.names) ? data.names.map(String) : [];
+  updatePatternData(ctx, frame.frame_id, { clarification_options: joinOptions(names) });
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+export function joinOptions(names: readonly string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/** Buttons for the flows a clarification offers, added to its question when it has none. */
+export function clarificationButtons(
+  ctx: TurnContext,
+  frame: StepFrame,
+  message: BotMessage,
+): BotMessage {
+  const data = patternData(ctx, frame);
+  if (message.buttons?.length || !Array.isArray(data.flow_ids)) return message;
+  const buttons = data.flow_ids.map((id) => ({
+    title: flowName(ctx, String(id)),
+    payload: `/StartFlow(${String(id)})`,
+  }));
+  return { ...message, buttons };
 }
 
 function restart(ctx: TurnContext, current: StepFrame): void {

@@ -1,55 +1,72 @@
 import type { CollectStep } from '../assistant/index.js';
 import { conditionHolds } from '../assistant/index.js';
 import type { TurnContext } from './context.js';
-import { DialogueExecutionError } from './errors.js';
+import { runCustomAction } from './customActions.js';
+import { patternData } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
+import type { StepOutcome } from './steps.js';
 import { utter } from './utter.js';
 
-/** Asks the collect step's question (after a rejection, the slot's `refill_utter` if it has one). */
-export function askForSlot(
+/**
+ * Asks the collect step's question: its `utter`, else `utter_ask_<slot>` (after a rejection, the
+ * slot's `refill_utter` if it has one), else the project's `action_ask_<slot>`, as Rasa does.
+ * Without any of them the assistant waits for the answer without asking, as Rasa does too.
+ * `'yield'` when the asking action failed and the flow ended with the error pattern.
+ */
+export async function askForSlot(
   ctx: TurnContext,
   frame: StepFrame,
   step: CollectStep,
   options: { again?: boolean } = {},
-): void {
+): Promise<StepOutcome> {
   const refill = options.again
     ? ctx.model.slots[step.collect]?.validation?.refill_utter
     : undefined;
   const name = refill ?? step.utter ?? `utter_ask_${step.collect}`;
-  const context = { ...(frame.type === 'pattern' ? frame.data : {}), collect: step.collect };
+  const context = { ...patternData(ctx, frame), collect: step.collect };
   const said = utter(ctx.model, ctx.turn, name, {
     random: ctx.ports.random,
     context,
     ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
   });
-  if (!said) {
-    throw new DialogueExecutionError(`no response "${name}" to ask for slot "${step.collect}"`);
-  }
+  if (said || step.utter !== undefined) return 'wait';
+  const action = `action_ask_${step.collect}`;
+  if (!ctx.ports.actions.has(action)) return 'wait';
+  const outcome = await runCustomAction(ctx, frame, action);
+  return outcome === 'advance' ? 'wait' : outcome;
 }
 
 /**
  * Whether the slot a collect step waits for now has an acceptable value. A value that a
- * rejection (of the step, or of the slot's validation) refuses is answered and cleared.
+ * rejection (of the step, or of the slot's validation) refuses is answered and cleared; then the
+ * project's `validate_<slot>` action, when it has one, may clear it too (Rasa's slot validation).
+ * `'failed'` when that action failed and the flow ended with the error pattern.
  */
-export function checkAnswer(
+export async function checkAnswer(
   ctx: TurnContext,
   frame: StepFrame,
   step: CollectStep,
-): 'accepted' | 'missing' | 'rejected' {
+): Promise<'accepted' | 'missing' | 'rejected' | 'failed'> {
   const value = ctx.turn.slots[step.collect];
   if (value === null || value === undefined) return 'missing';
   const rejections = [
     ...step.rejections,
     ...(ctx.model.slots[step.collect]?.validation?.rejections ?? []),
   ];
-  const scope = { slots: ctx.turn.slots };
+  const scope = { slots: ctx.turn.slots, context: patternData(ctx, frame) };
   const rejection = rejections.find((r) => conditionHolds(r.if, scope));
-  if (!rejection) return 'accepted';
-  utter(ctx.model, ctx.turn, rejection.utter, {
-    random: ctx.ports.random,
-    context: { ...(frame.type === 'pattern' ? frame.data : {}), collect: step.collect },
-    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
-  });
-  ctx.turn.setSlot(step.collect, null);
-  return 'rejected';
+  if (rejection) {
+    utter(ctx.model, ctx.turn, rejection.utter, {
+      random: ctx.ports.random,
+      context: { ...patternData(ctx, frame), collect: step.collect },
+      ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
+    });
+    ctx.turn.setSlot(step.collect, null);
+    return 'rejected';
+  }
+  const validate = `validate_${step.collect}`;
+  if (!ctx.ports.actions.has(validate)) return 'accepted';
+  if ((await runCustomAction(ctx, frame, validate)) !== 'advance') return 'failed';
+  const after = ctx.turn.slots[step.collect];
+  return after === null || after === undefined ? 'rejected' : 'accepted';
 }

@@ -2,14 +2,7 @@ import { conditionHolds, isPatternId, PATTERN } from '../assistant/index.js';
 import { coerceSlotValue } from './commands/coerce.js';
 import type { Command } from './commands/command.js';
 import type { TurnContext } from './context.js';
-import {
-  cancelCurrentActivity,
-  flowName,
-  interruptTopFlow,
-  moveTo,
-  startFlow,
-  startPattern,
-} from './frameLifecycle.js';
+import { flowName, interruptTopFlow, startFlow, startPattern } from './frameLifecycle.js';
 import { type FlowFrame, MAX_HELD_MESSAGES } from './frames.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { resumeFrames } from './resume.js';
@@ -30,6 +23,8 @@ const LEAVES_AGENT: ReadonlySet<Command['command']> = new Set([
   'offtopic reply',
   'hand over',
   'repeat message',
+  'provide info',
+  'skip question',
   'cannot handle',
 ]);
 
@@ -71,21 +66,29 @@ export function processCommands(
   const acting = valid.filter(
     (c) => c.command !== 'continue agent' && c.command !== 'restart agent',
   );
-  const corrected = applySlots(ctx, acting, { corrections: true });
+  const correction = applySlots(ctx, acting, { corrections: true });
   // Patterns are pushed after the flows so that they run first: their messages come first.
   const patterns: (() => void)[] = [];
   let handled = acting.some((c) => c.command === 'set slot');
-  if (acting.some((c) => c.command === 'cancel flow')) {
-    const name = cancelCurrentActivity(ctx);
-    if (name !== undefined) {
-      handled = true;
-      patterns.push(() => startPattern(ctx, PATTERN.cancelFlow, { canceled_name: name }));
-    }
+  // The cancel pattern's action_cancel_flow removes what the user cancels, as in Rasa: an
+  // override may ask first, or decide not to.
+  const cancelled = acting.some((c) => c.command === 'cancel flow')
+    ? currentActivity(ctx.turn.stack)
+    : [];
+  const cancelledFlow = cancelled.find((f) => f.type === 'flow');
+  if (cancelledFlow) {
+    handled = true;
+    patterns.push(() =>
+      startPattern(ctx, PATTERN.cancelFlow, {
+        canceled_name: flowName(ctx, cancelledFlow.flow_id),
+        canceled_frames: cancelled.map((f) => f.frame_id),
+      }),
+    );
   }
   const starts = acting.flatMap((c) => (c.command === 'start flow' ? [c.flow] : []));
   if (starts.length > 0) {
     handled = true;
-    startFlows(ctx, starts);
+    startFlows(ctx, starts, new Set(cancelled.map((f) => f.frame_id)));
   }
   for (const command of acting) {
     const pattern = patternFor(ctx, command, previousBotMessages);
@@ -94,15 +97,8 @@ export function processCommands(
       patterns.push(pattern);
     }
   }
-  if (Object.keys(corrected).length > 0) {
-    patterns.push(() =>
-      startPattern(ctx, PATTERN.correction, {
-        corrected_slots: corrected,
-        corrected_slots_text: Object.entries(corrected)
-          .map(([name, value]) => `${name} to ${String(value)}`)
-          .join(', '),
-      }),
-    );
+  if (correction) {
+    patterns.push(() => startPattern(ctx, PATTERN.correction, correctionContext(correction)));
   }
   if (!handled) {
     const reason = commands.find((c) => c.command === 'cannot handle');
@@ -125,9 +121,13 @@ function patternFor(
     case 'disambiguate flows':
       return () =>
         startPattern(ctx, PATTERN.clarification, {
-          names: command.flows,
-          clarification_options: command.flows.map((id) => flowName(ctx, id)).join(', '),
+          names: command.flows.map((id) => flowName(ctx, id)),
+          flow_ids: command.flows,
         });
+    case 'provide info':
+      return () => startPattern(ctx, PATTERN.search);
+    case 'skip question':
+      return () => startPattern(ctx, PATTERN.skipQuestion);
     case 'offtopic reply':
       return () => startPattern(ctx, PATTERN.chitchat);
     case 'hand over':
@@ -164,26 +164,40 @@ function applicable(ctx: TurnContext, command: Command): Command[] {
   }
 }
 
-/** A project flow (not a pattern) whose `if` guard holds. */
+/**
+ * A project flow whose `if` guard holds, or a pattern an intent triggers (`/session_start`,
+ * `/restart`).
+ */
 function startable(ctx: TurnContext, flowId: string): boolean {
   const graph = ctx.model.flows.get(flowId);
-  if (!graph || isPatternId(flowId)) return false;
+  if (!graph) return false;
+  if (isPatternId(flowId)) return (graph.definition.nlu_trigger ?? []).length > 0;
   const guard = graph.definition.if;
   if (guard === false) return false;
   return typeof guard !== 'string' || conditionHolds(guard, { slots: ctx.turn.slots });
 }
 
+/** A correction waiting for `action_correct_flow_slot`: the new values and where to go back. */
+interface Correction {
+  readonly slots: Record<string, unknown>;
+  readonly previous: Record<string, unknown>;
+  readonly frameId: string;
+  readonly flowId: string;
+  readonly stepId: string;
+}
+
 /**
- * Sets the slots the commands name. With `corrections`, changing a slot that the current flow
- * collected before its current step moves the flow back to that collect step, so that what
- * followed runs again.
+ * Sets the slots the commands name. With `corrections`, a new value for a slot that the current
+ * flow collected before its current step is a correction: it is not set now but held for the
+ * correction pattern, whose `action_correct_flow_slot` sets it and moves the flow back to that
+ * collect step, so that what followed runs again.
  */
 function applySlots(
   ctx: TurnContext,
   commands: readonly Command[],
   options: { corrections: boolean },
-): Record<string, unknown> {
-  const corrected: Record<string, unknown> = {};
+): Correction | undefined {
+  let correction: Correction | undefined;
   for (const command of commands) {
     if (command.command !== 'set slot') continue;
     const slot = ctx.model.slots[command.name];
@@ -197,37 +211,85 @@ function applySlots(
       previous !== undefined &&
       previous !== coerced.value
     ) {
-      if (correctFlow(ctx, command.name)) corrected[command.name] = coerced.value;
+      const target = correctionTarget(ctx, command.name);
+      if (target && (!correction || correction.frameId === target.frameId)) {
+        const earlier = correction && earlierStep(ctx, correction, target) ? correction : target;
+        correction = {
+          ...earlier,
+          slots: { ...correction?.slots, [command.name]: coerced.value },
+          previous: { ...correction?.previous, [command.name]: previous },
+        };
+        continue;
+      }
     }
     ctx.turn.setSlot(command.name, coerced.value);
   }
-  return corrected;
+  return correction;
 }
 
-/** Moves the current flow back to where it collected `slot`; false when it is not a correction. */
-function correctFlow(ctx: TurnContext, slot: string): boolean {
+/** Whether `a` goes back further in its flow than `b`. */
+function earlierStep(
+  ctx: TurnContext,
+  a: { readonly flowId: string; readonly stepId: string },
+  b: { readonly flowId: string; readonly stepId: string },
+): boolean {
+  const order = ctx.model.flows.get(a.flowId)?.order;
+  return (order?.get(a.stepId) ?? Infinity) <= (order?.get(b.stepId) ?? Infinity);
+}
+
+/**
+ * Where the current flow collected `slot` before its current step; undefined when changing the
+ * slot is not a correction.
+ */
+function correctionTarget(
+  ctx: TurnContext,
+  slot: string,
+): { frameId: string; flowId: string; stepId: string } | undefined {
   const flow = topFlowFrame(ctx.turn.stack);
   const top = ctx.turn.top();
   // Not while an agent or a called flow works above the flow.
-  if (!flow || (top?.type !== 'pattern' && top?.frame_id !== flow.frame_id)) return false;
+  if (!flow || (top?.type !== 'pattern' && top?.frame_id !== flow.frame_id)) return undefined;
   const graph = ctx.model.flows.get(flow.flow_id);
   const current = graph?.order.get(flow.step_id);
-  if (!graph || current === undefined) return false;
+  if (!graph || current === undefined) return undefined;
   const earlier = (graph.collectSteps.get(slot) ?? []).filter(
     (id) => (graph.order.get(id) ?? Infinity) < current,
   );
-  const collectStep = earlier[earlier.length - 1];
-  if (collectStep === undefined) return false;
-  moveTo(ctx, flow, collectStep);
-  return true;
+  const stepId = earlier[earlier.length - 1];
+  return stepId === undefined
+    ? undefined
+    : { frameId: flow.frame_id, flowId: flow.flow_id, stepId };
+}
+
+/** The correction pattern's context, with the keys Rasa's pattern and responses read. */
+function correctionContext(correction: Correction): Record<string, unknown> {
+  const entries = Object.entries(correction.slots);
+  return {
+    is_reset_only: entries.every(([, value]) => value === null),
+    corrected_slots: correction.slots,
+    new_slot_values: entries.map(([, value]) => value),
+    previous_slot_values: Object.values(correction.previous),
+    reset_flow_id: correction.flowId,
+    reset_step_id: correction.stepId,
+    reset_frame_id: correction.frameId,
+    corrected_slots_text: entries.map(([name, value]) => `${name} to ${String(value)}`).join(', '),
+  };
 }
 
 /**
  * Starts flows the user asked for: the first named runs first. The flow the user was in is
  * interrupted once; a flow already on the stack is brought back instead of started again.
  */
-function startFlows(ctx: TurnContext, flowIds: readonly string[]): void {
-  const top = topFlowFrame(ctx.turn.stack);
+function startFlows(
+  ctx: TurnContext,
+  flowIds: readonly string[],
+  cancelling: ReadonlySet<string>,
+): void {
+  for (const pattern of flowIds.filter(isPatternId)) startPattern(ctx, pattern);
+  flowIds = flowIds.filter((id) => !isPatternId(id));
+  const found = topFlowFrame(ctx.turn.stack);
+  // A flow the user is cancelling in the same message is not interrupted, it is ending.
+  const top = found && !cancelling.has(found.frame_id) ? found : undefined;
   const fresh = flowIds.filter((id) => id !== top?.flow_id);
   if (top?.flow_id !== undefined && flowIds.includes(top.flow_id) && top.interrupted) {
     resumeFlow(ctx, top);

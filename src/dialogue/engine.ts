@@ -1,7 +1,11 @@
 import type { AgentOutput, Assistant } from '../assistant/index.js';
 import { PATTERN } from '../assistant/index.js';
 import { applyAgentOutput } from './agentFrames.js';
-import { CommandGenerationError, generateCommands } from './commandGenerator/generate.js';
+import {
+  CommandGenerationError,
+  generateCommands,
+  type InputError,
+} from './commandGenerator/generate.js';
 import { processCommands } from './commandProcessor.js';
 import type { Command } from './commands/command.js';
 import type { TurnContext } from './context.js';
@@ -95,8 +99,9 @@ export class DialogueEngine {
 
     let commands: Command[] = [];
     let generationFailure: string | undefined;
+    let inputError: InputError | undefined;
     try {
-      ({ commands } = await generateCommands(
+      ({ commands, inputError } = await generateCommands(
         this.model,
         state,
         message.text,
@@ -120,10 +125,20 @@ export class DialogueEngine {
       });
     }
 
+    if (isNewSession(state) && !asksForSession(commands)) {
+      // A conversation's first message starts its session, as in Rasa: pattern_session_start
+      // runs before anything the message asks for.
+      startPattern(ctx, PATTERN.sessionStart);
+      await this.settle(ctx);
+    }
     // A failing model loses nothing: the user is told, and the open question comes again.
-    if (generationFailure !== undefined)
+    if (generationFailure !== undefined) {
       startPattern(ctx, PATTERN.internalError, { reason: generationFailure });
-    else processCommands(ctx, commands, previousBotMessages);
+    } else if (inputError !== undefined) {
+      startPattern(ctx, PATTERN.internalError, { ...inputError, reason: inputError.error_type });
+    } else {
+      processCommands(ctx, commands, previousBotMessages);
+    }
     await this.settle(ctx);
     turn.flushStack();
     return { state: turn.snapshot(), events: turn.events, messages: turn.messages, commands };
@@ -263,6 +278,19 @@ export class DialogueEngine {
       }
     }
   }
+}
+
+/**
+ * Whether this message opens the conversation: no session has started and no message has been
+ * exchanged (a test's fixtures may have set slots before it).
+ */
+function isNewSession(state: ConversationState): boolean {
+  return state.session_started !== true && state.history.length === 0;
+}
+
+/** Whether the message was `/session_start`, which starts the session pattern itself. */
+function asksForSession(commands: readonly Command[]): boolean {
+  return commands.some((c) => c.command === 'start flow' && c.flow === PATTERN.sessionStart);
 }
 
 /** Said when even the internal-error pattern fails. */

@@ -31,6 +31,8 @@ export const DialogueEvent = z.discriminatedUnion('event', [
   }),
   z.object({ event: z.literal('slot'), name: z.string(), value: z.unknown(), ...at }),
   z.object({ event: z.literal('action'), name: z.string(), ...at }),
+  /** A new session: `action_session_start` ran. */
+  z.object({ event: z.literal('session_started'), ...at }),
   z.object({ event: z.literal('stack'), stack: z.array(Frame), ...at }),
   flowEvent('flow_started'),
   flowEvent('flow_completed'),

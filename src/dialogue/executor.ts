@@ -1,10 +1,11 @@
 import { conditionHolds, END, PATTERN } from '../assistant/index.js';
 import { runAgentFrame } from './agentFrames.js';
+import { joinOptions } from './builtinActions.js';
 import type { TurnContext } from './context.js';
 import { DialogueExecutionError } from './errors.js';
 import type { CompiledStep, Target } from './flowGraph.js';
 import { completeStepFrame } from './frameCompletion.js';
-import { flowName, moveTo, startPattern } from './frameLifecycle.js';
+import { flowName, moveTo, patternData, startPattern } from './frameLifecycle.js';
 import type { AgentFrame, FlowFrame, StepFrame } from './frames.js';
 import { START } from './frames.js';
 import { flowOf } from './stackQueries.js';
@@ -48,11 +49,24 @@ async function advanceAgent(ctx: TurnContext, frame: AgentFrame): Promise<boolea
   return false;
 }
 
+/**
+ * Offers to go back to what a digression interrupted: the flow on top and, when more flows wait
+ * below it, those too (the user then names the one to continue), as Rasa's pattern does.
+ */
 function offerToContinue(ctx: TurnContext, flow: FlowFrame | undefined, agent?: AgentFrame): void {
   const flowId = flow?.flow_id ?? agent?.flow_id ?? '';
+  const waiting = ctx.turn.stack
+    .filter((f): f is FlowFrame => f.type === 'flow' && f.interrupted === true)
+    .reverse();
+  const offered = flow ? [flow, ...waiting.filter((f) => f.frame_id !== flow.frame_id)] : waiting;
+  const names = offered.map((f) => flowName(ctx, f.flow_id));
   startPattern(ctx, PATTERN.continueInterrupted, {
     previous_flow_name: flowName(ctx, flowId),
+    interrupted_flow_options: names.length > 0 ? joinOptions(names) : flowName(ctx, flowId),
+    interrupted_flows: offered.map((f) => f.flow_id),
+    multiple_flows_interrupted: offered.length > 1,
     interrupted_flow_frame: flow?.frame_id,
+    interrupted_flow_frames: offered.map((f) => f.frame_id),
     interrupted_agent_frame: agent?.frame_id,
   });
 }
@@ -75,7 +89,7 @@ async function advanceFrame(
     const current = stepOf(graph.steps, frame);
     const revisit = await revisitStep(ctx, frame, current);
     if (revisit !== 'advance') return outcomeOf(revisit);
-    target = nextTarget(ctx, current);
+    target = nextTarget(ctx, current, frame);
   }
   for (;;) {
     if (overLimit())
@@ -91,7 +105,7 @@ async function advanceFrame(
     frame = moveTo(ctx, frame, step.id);
     const outcome = await executeStep(ctx, frame, step);
     if (outcome !== 'advance') return outcomeOf(outcome);
-    target = nextTarget(ctx, step);
+    target = nextTarget(ctx, step, frame);
   }
 }
 
@@ -106,10 +120,13 @@ function stepOf(steps: ReadonlyMap<string, CompiledStep>, frame: StepFrame): Com
   return step;
 }
 
-/** Where a step goes next: the first branch whose condition holds, or the default. */
-export function nextTarget(ctx: TurnContext, step: CompiledStep): Target {
+/**
+ * Where a step goes next: the first branch whose condition holds, or the default. Conditions of
+ * a pattern read its context (`context.canceled_name`), as they do in Rasa.
+ */
+export function nextTarget(ctx: TurnContext, step: CompiledStep, frame: StepFrame): Target {
   if (step.next.type === 'static') return step.next.target;
-  const scope = { slots: ctx.turn.slots };
+  const scope = { slots: ctx.turn.slots, context: patternData(ctx, frame) };
   return (
     step.next.branches.find((b) => conditionHolds(b.condition, scope))?.target ??
     step.next.otherwise

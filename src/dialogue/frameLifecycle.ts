@@ -121,9 +121,34 @@ export function interruptTopFlow(ctx: TurnContext): void {
   }
 }
 
-/** Replaces a step frame's position. */
+/**
+ * Replaces a step frame's position, keeping what else changed on the frame meanwhile (an
+ * action may have updated a pattern's data).
+ */
 export function moveTo(ctx: TurnContext, frame: StepFrame, stepId: string): StepFrame {
-  const moved = { ...frame, step_id: stepId };
+  const current = ctx.turn.stack.find((f) => f.frame_id === frame.frame_id);
+  const base = current?.type === frame.type ? (current as StepFrame) : frame;
+  const moved = { ...base, step_id: stepId };
   ctx.turn.update(moved);
   return moved;
+}
+
+/** A pattern frame's data as it is now on the stack (empty for other frames). */
+export function patternData(
+  ctx: TurnContext,
+  frame: { readonly frame_id: string },
+): Readonly<Record<string, unknown>> {
+  const current = ctx.turn.stack.find((f) => f.frame_id === frame.frame_id);
+  return current?.type === 'pattern' ? current.data : {};
+}
+
+/** Merges keys into a pattern frame's data. */
+export function updatePatternData(
+  ctx: TurnContext,
+  frameId: string,
+  data: Readonly<Record<string, unknown>>,
+): void {
+  const current = ctx.turn.stack.find((f) => f.frame_id === frameId);
+  if (current?.type !== 'pattern') return;
+  ctx.turn.update({ ...current, data: { ...current.data, ...data } });
 }

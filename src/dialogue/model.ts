@@ -35,7 +35,8 @@ export function buildDialogueModel(assistant: Assistant): DialogueModel {
     flows.set(id, compileFlow(id, definition));
 
   const intentFlows = new Map<string, string>();
-  for (const [id, flow] of Object.entries(assistant.flows)) {
+  // Patterns first, so that a project flow triggered by the same intent wins.
+  for (const [id, flow] of Object.entries(definitions)) {
     for (const trigger of flow.nlu_trigger ?? []) {
       const intent = typeof trigger === 'string' ? trigger : trigger.intent;
       intentFlows.set(typeof intent === 'string' ? intent : intent.name, id);

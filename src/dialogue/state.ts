@@ -37,6 +37,8 @@ export const ConversationState = z.object({
   last_bot_events: z.array(DialogueEventSchema),
   recent_events: z.array(DialogueEventSchema),
   event_count: z.number().int().min(0),
+  /** Set once `action_session_start` ran; absent in conversations older than sessions. */
+  session_started: z.boolean().optional(),
 });
 export type ConversationState = z.infer<typeof ConversationState>;
 
@@ -117,6 +119,9 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
     case 'stack':
       next.stack = event.stack;
       next.frame_seq = Math.max(state.frame_seq, maxFrameSeq(event.stack));
+      return next;
+    case 'session_started':
+      next.session_started = true;
       return next;
     case 'action':
     case 'flow_started':

@@ -1,14 +1,14 @@
 import type { CallStep, CollectStep } from '../assistant/index.js';
 import { BUILTIN_ACTIONS } from '../assistant/index.js';
-import { runBuiltinAction } from './builtinActions.js';
+import { clarificationButtons, runBuiltinAction } from './builtinActions.js';
 import { askForSlot, checkAnswer } from './collect.js';
 import type { TurnContext } from './context.js';
 import { runCustomAction } from './customActions.js';
 import type { CompiledStep } from './flowGraph.js';
-import { resetFlowSlots, startFlow } from './frameLifecycle.js';
+import { patternData, resetFlowSlots, startFlow } from './frameLifecycle.js';
 import type { AgentFrame, StepFrame } from './frames.js';
 import { callMcpTool } from './mcpCall.js';
-import { utter } from './utter.js';
+import { renderNamed } from './utter.js';
 
 /**
  * After a step: go on to the next step, wait for the user, or yield to the frame now on top
@@ -33,8 +33,7 @@ export async function executeStep(
       if (filled && !step.ask_before_filling) return revisitCollect(ctx, frame, step);
       // Asking again means the old answer no longer counts.
       if (filled) ctx.turn.setSlot(step.collect, null);
-      askForSlot(ctx, frame, step);
-      return 'wait';
+      return askForSlot(ctx, frame, step);
     }
     case 'set_slots':
       for (const entry of compiled.step.set_slots) {
@@ -66,22 +65,45 @@ export async function revisitStep(
   return compiled.kind === 'collect' ? revisitCollect(ctx, frame, compiled.step) : 'advance';
 }
 
-function revisitCollect(ctx: TurnContext, frame: StepFrame, step: CollectStep): StepOutcome {
-  const answer = checkAnswer(ctx, frame, step);
+async function revisitCollect(
+  ctx: TurnContext,
+  frame: StepFrame,
+  step: CollectStep,
+): Promise<StepOutcome> {
+  const answer = await checkAnswer(ctx, frame, step);
   if (answer === 'accepted') return 'advance';
-  askForSlot(ctx, frame, step, { again: answer === 'rejected' });
-  return 'wait';
+  if (answer === 'failed') return 'yield';
+  return askForSlot(ctx, frame, step, { again: answer === 'rejected' });
 }
 
+/**
+ * Runs an action step: a response is said; a project action runs before a built-in one of the
+ * same name (Rasa lets a project replace `action_session_start`, say); then the built-ins.
+ */
 async function runAction(ctx: TurnContext, frame: StepFrame, name: string): Promise<StepOutcome> {
-  const context = frame.type === 'pattern' ? frame.data : {};
+  const context = patternData(ctx, frame);
   if (ctx.model.responses[name]) {
-    utter(ctx.model, ctx.turn, name, { random: ctx.ports.random, context, ...channel(ctx) });
+    const message = renderNamed(ctx.model, ctx.turn, name, {
+      random: ctx.ports.random,
+      context,
+      ...channel(ctx),
+    });
+    if (message) {
+      ctx.turn.say(
+        name === CLARIFICATION_QUESTION ? clarificationButtons(ctx, frame, message) : message,
+      );
+    }
     return 'advance';
   }
-  if (BUILTIN_ACTIONS.has(name)) return runBuiltinAction(ctx, frame, name);
+  if (!ctx.ports.actions.has(name) && BUILTIN_ACTIONS.has(name)) {
+    ctx.turn.emit({ event: 'action', name });
+    return runBuiltinAction(ctx, frame, name);
+  }
   return runCustomAction(ctx, frame, name);
 }
+
+/** The response that asks which flow the user meant; it gets a button per flow. */
+const CLARIFICATION_QUESTION = 'utter_clarification_options_rasa';
 
 async function call(ctx: TurnContext, frame: StepFrame, step: CallStep): Promise<StepOutcome> {
   if (step.mcp_server !== undefined) return callMcpTool(ctx, frame, step);

@@ -16,6 +16,8 @@ export function promptEnvironment(): nunjucks.Environment {
     (value) => value === null || value === undefined,
   );
   env.addFilter('tojson', (value: unknown) => JSON.stringify(value ?? null));
+  addJinjaUndefinedHandling(env);
+  addJinjaFilters(env);
   env.addFilter('to_json_escaped_string', (value: unknown) =>
     JSON.stringify(String(value ?? '')).slice(1, -1),
   );
@@ -55,4 +57,74 @@ export function compileTemplate(text: string, name: string): nunjucks.Template {
     const col = Number(where?.[2] ?? 1);
     throw new TemplateSyntaxError(message, line, col, { cause: error });
   }
+}
+
+/** The filters `addFilter` registered, keyed by name (nunjucks keeps them on the environment). */
+type FilterTable = Record<string, ((this: unknown, ...args: unknown[]) => unknown) | undefined>;
+
+/**
+ * Filters that nunjucks applies to an undefined value by throwing, where Jinja2 treats an
+ * undefined value as empty: `{{ context.missing | join(', ') }}` renders "", not an error.
+ * The value each gets in its place is what Jinja2's Undefined behaves as for it.
+ */
+const EMPTY_FOR_UNDEFINED: Readonly<Record<string, () => unknown>> = {
+  join: () => [],
+  first: () => [],
+  last: () => [],
+  list: () => [],
+  sum: () => [],
+  batch: () => [],
+  slice: () => [],
+  groupby: () => [],
+  selectattr: () => [],
+  rejectattr: () => [],
+  select: () => [],
+  reject: () => [],
+  dictsort: () => ({}),
+  random: () => [],
+  string: () => '',
+  trim: () => '',
+};
+
+function addJinjaUndefinedHandling(env: nunjucks.Environment): void {
+  const filters = (env as unknown as { filters: FilterTable }).filters;
+  for (const [name, empty] of Object.entries(EMPTY_FOR_UNDEFINED)) {
+    const original = filters[name];
+    if (!original) continue;
+    // A function, not an arrow: some filters read the template context nunjucks binds as this.
+    env.addFilter(name, function (this: unknown, value: unknown, ...rest: unknown[]) {
+      return original.call(this, value === undefined ? empty() : value, ...rest);
+    });
+  }
+}
+
+/** Jinja2 filters nunjucks lacks that Rasa templates use. */
+function addJinjaFilters(env: nunjucks.Environment): void {
+  const filters = (env as unknown as { filters: FilterTable }).filters;
+  env.addFilter('map', function (this: unknown, value: unknown, ...args: unknown[]) {
+    const items = Array.isArray(value) ? value : [];
+    const options = args.find(
+      (a): a is { attribute: string } =>
+        a !== null && typeof a === 'object' && 'attribute' in (a as object),
+    );
+    if (options) return items.map((item) => attributeOf(item, String(options.attribute)));
+    const [name, ...rest] = args;
+    const filter = typeof name === 'string' ? filters[name] : undefined;
+    return filter ? items.map((item) => filter.call(this, item, ...rest)) : items;
+  });
+  env.addFilter('unique', (value: unknown) =>
+    Array.isArray(value) ? [...new Set(value)] : (value ?? []),
+  );
+  env.addFilter('items', (value: unknown) =>
+    value !== null && typeof value === 'object' ? Object.entries(value) : [],
+  );
+}
+
+function attributeOf(item: unknown, path: string): unknown {
+  let current = item;
+  for (const key of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
 }

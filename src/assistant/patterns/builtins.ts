@@ -16,6 +16,12 @@ export const PATTERN = {
   humanHandoff: 'pattern_human_handoff',
   repeatBotMessages: 'pattern_repeat_bot_messages',
   externalAgentProcessing: 'pattern_external_agent_processing',
+  sessionStart: 'pattern_session_start',
+  restart: 'pattern_restart',
+  search: 'pattern_search',
+  skipQuestion: 'pattern_skip_question',
+  codeChange: 'pattern_code_change',
+  userSilence: 'pattern_user_silence',
 } as const;
 
 /**

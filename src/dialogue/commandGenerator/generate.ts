@@ -3,6 +3,7 @@ import { parseDeterministicMessage } from '../commands/deterministic.js';
 import { parseCommandDsl } from '../commands/parseDsl.js';
 import type { DialogueModel } from '../model.js';
 import type { LlmPort } from '../ports.js';
+import { modelMayFill } from '../slotMappings.js';
 import type { ConversationState } from '../state.js';
 import { promptVariables } from './variables.js';
 
@@ -21,6 +22,12 @@ export class CommandGenerationError extends Error {
   }
 }
 
+/** Why a message was not given to the model, in the internal-error pattern's terms. */
+export interface InputError {
+  readonly error_type: string;
+  readonly info: Readonly<Record<string, unknown>>;
+}
+
 /** Where a turn's commands came from. */
 export type CommandSource = 'shortcut' | 'llm';
 
@@ -35,16 +42,27 @@ export async function generateCommands(
   llm: LlmPort,
   signal?: AbortSignal,
   deadline?: number,
-): Promise<{ commands: Command[]; source: CommandSource }> {
+): Promise<{ commands: Command[]; source: CommandSource; inputError?: InputError }> {
   const shortcut = parseDeterministicMessage(text, model.intentFlows);
   if (shortcut) return { commands: shortcut, source: 'shortcut' };
+  // As Rasa: a message the model should not see answers with the internal-error pattern, whose
+  // error_type says why.
+  if (text.trim() === '') {
+    return {
+      commands: [],
+      source: 'llm',
+      inputError: { error_type: 'rasa_internal_error_user_input_empty', info: {} },
+    };
+  }
   const limit = model.assistant.commandGenerator.user_input?.max_characters;
   if (limit !== undefined && text.length > limit) {
     return {
-      commands: [
-        { command: 'cannot handle', reason: `the message is longer than ${limit} characters` },
-      ],
+      commands: [],
       source: 'llm',
+      inputError: {
+        error_type: 'rasa_internal_error_user_input_too_long',
+        info: { max_characters: limit },
+      },
     };
   }
   const prompt = model.commandPrompt.render(promptVariables(model, state, text));
@@ -62,5 +80,17 @@ export async function generateCommands(
       { cause: error },
     );
   }
-  return { commands: parseCommandDsl(content), source: 'llm' };
+  return { commands: fillableByModel(model, state, parseCommandDsl(content)), source: 'llm' };
+}
+
+/** Drops the model's `set slot` commands for slots its mappings keep from the model. */
+function fillableByModel(
+  model: DialogueModel,
+  state: ConversationState,
+  commands: readonly Command[],
+): Command[] {
+  const activeFlows = new Set(state.stack.flatMap((f) => (f.type === 'flow' ? [f.flow_id] : [])));
+  return commands.filter(
+    (c) => c.command !== 'set slot' || modelMayFill(model.slots[c.name], activeFlows),
+  );
 }

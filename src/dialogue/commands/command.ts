@@ -13,6 +13,10 @@ export const Command = z.discriminatedUnion('command', [
   z.object({ command: z.literal('offtopic reply') }),
   z.object({ command: z.literal('hand over') }),
   z.object({ command: z.literal('repeat message') }),
+  /** A question a knowledge base would answer (Rasa's search pattern). */
+  z.object({ command: z.literal('provide info') }),
+  /** The user wants to skip the question a flow asks. */
+  z.object({ command: z.literal('skip question') }),
   z.object({ command: z.literal('continue agent') }),
   z.object({ command: z.literal('restart agent') }),
   /** The message could not be turned into commands (unparseable model output, say). */

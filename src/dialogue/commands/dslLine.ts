@@ -7,6 +7,8 @@ const BARE_COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['offtopic reply', { command: 'offtopic reply' }],
   ['hand over', { command: 'hand over' }],
   ['repeat message', { command: 'repeat message' }],
+  ['provide info', { command: 'provide info' }],
+  ['skip question', { command: 'skip question' }],
   ['continue agent', { command: 'continue agent' }],
   ['restart agent', { command: 'restart agent' }],
 ]);
@@ -15,7 +17,8 @@ const BARE_COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
 const BARE_FUNCTIONS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['cancelflow', { command: 'cancel flow' }],
   ['chitchat', { command: 'offtopic reply' }],
-  ['knowledgeanswer', { command: 'offtopic reply' }],
+  ['knowledgeanswer', { command: 'provide info' }],
+  ['skipquestion', { command: 'skip question' }],
   ['humanhandoff', { command: 'hand over' }],
   ['repeatlastbotmessages', { command: 'repeat message' }],
 ]);

@@ -651,7 +651,12 @@ describe('ReAct sub agents', () => {
     const digression = await say(rt, 'digress', 'first paint it blue', 'start flow paint');
     expect(digression).toEqual(['Painted blue.', 'Shall we get back to research?']);
     model.reply('Which two numbers did you want to add?');
-    const resumed = await say(rt, 'digress', '/SetSlots(continue_interrupted=true)', '');
+    const resumed = await say(
+      rt,
+      'digress',
+      '/SetSlots(continue_interrupted_flow_confirmation=true)',
+      '',
+    );
     expect(resumed.at(-1)).toBe('Which two numbers did you want to add?');
     expect(rt.llm.prompts).toHaveLength(2);
     const system = sent(2)[0]?.content as string;

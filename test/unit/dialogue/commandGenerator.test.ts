@@ -68,7 +68,7 @@ describe('the LLM command generator', () => {
         'pipeline:\n  - name: CompactLLMCommandGenerator\n    user_input:\n      max_characters: 10\n',
     });
     expect(await c.say('this message is far too long')).toEqual([
-      "Sorry, I didn't catch that. Could you say it another way?",
+      'Sorry, that message is too long for me. Please keep it under 10 characters.',
     ]);
     expect(c.ports.llm.prompts).toEqual([]);
   });

@@ -49,7 +49,7 @@ describe('parseCommandDsl', () => {
     ['Clarify([a, b])', { command: 'disambiguate flows', flows: ['a', 'b'] }],
     ['Clarify( [a, b] )', { command: 'disambiguate flows', flows: ['a', 'b'] }],
     ['ChitChat()', { command: 'offtopic reply' }],
-    ['KnowledgeAnswer()', { command: 'offtopic reply' }],
+    ['KnowledgeAnswer()', { command: 'provide info' }],
     ['HumanHandoff()', { command: 'hand over' }],
     ['RepeatLastBotMessages()', { command: 'repeat message' }],
   ])('reads the older function form %j', (line, command) => {

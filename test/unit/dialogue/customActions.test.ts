@@ -57,7 +57,7 @@ describe('custom actions', () => {
       'Risk is low for ann.',
       'Can I help you with anything else?',
     ]);
-    expect(c.trace('action')).toEqual(['action:action_assess_risk']);
+    expect(c.trace('action')).toEqual(['action:action_session_start', 'action:action_assess_risk']);
   });
 
   it('end the flow with the internal-error pattern when they throw', async () => {

@@ -174,6 +174,8 @@ describe('DialogueEngine', () => {
     ]);
     expect(c.ports.llm.remaining).toBe(0);
     expect(c.trace('flow_started', 'flow_completed')).toEqual([
+      'flow_started:pattern_session_start',
+      'flow_completed:pattern_session_start',
       'flow_started:transfer_money',
       'flow_completed:transfer_money',
       'flow_started:pattern_completed',
@@ -247,7 +249,7 @@ describe('DialogueEngine', () => {
       toolName: 'get_balance',
       arguments: { account: 'savings' },
     });
-    expect(await c.say('/SetSlots(continue_interrupted=true)')).toEqual([
+    expect(await c.say('/SetSlots(continue_interrupted_flow_confirmation=true)')).toEqual([
       'How much should I send to Bob?',
     ]);
     expect(c.trace('flow_interrupted', 'flow_resumed')).toEqual([
@@ -263,7 +265,7 @@ describe('DialogueEngine', () => {
     c.ports.mcp.reply({ isError: false, structuredContent: { balance: 3 } });
     await c.say('/check_balance');
     await c.say('/SetSlots(account=checking)');
-    expect(await c.say('/SetSlots(continue_interrupted=false)')).toEqual([
+    expect(await c.say('/SetSlots(continue_interrupted_flow_confirmation=false)')).toEqual([
       "Okay, let's leave transfer_money then.",
     ]);
     expect(c.trace('flow_cancelled')).toEqual(['flow_cancelled:transfer_money']);
@@ -323,6 +325,8 @@ describe('DialogueEngine', () => {
     c.ports.llm.reply('start flow goodbye_transfer');
     expect(await c.say('go')).toEqual(['Who should receive the money?']);
     expect(c.trace('flow_started', 'flow_completed')).toEqual([
+      'flow_started:pattern_session_start',
+      'flow_completed:pattern_session_start',
       'flow_started:goodbye_transfer',
       'flow_completed:goodbye_transfer',
       'flow_started:transfer_money',
@@ -350,10 +354,10 @@ describe('DialogueEngine', () => {
       'disambiguate flows transfer_money check_balance',
     );
     expect(await c.say('how are you?')).toEqual([
-      "I'm happy to chat, though I'm best at the tasks I was built for. What can I do for you?",
+      "I'm best at the tasks I was built for, so I can't help with that one. What can I do for you?",
     ]);
     expect(await c.say('say that again')).toEqual([
-      "I'm happy to chat, though I'm best at the tasks I was built for. What can I do for you?",
+      "I'm best at the tasks I was built for, so I can't help with that one. What can I do for you?",
     ]);
     expect(await c.say('human please')).toEqual([
       "I can't connect you to a person right now, but I'll do my best to help. What do you need?",
@@ -519,7 +523,7 @@ describe('DialogueEngine with sub agents', () => {
       status: 'input_required',
       responseMessage: invocation.resumed ? 'Where were we: what should I research?' : 'unexpected',
     }));
-    expect(await c.say('/SetSlots(continue_interrupted=true)')).toEqual([
+    expect(await c.say('/SetSlots(continue_interrupted_flow_confirmation=true)')).toEqual([
       'Where were we: what should I research?',
     ]);
     expect(c.ports.agents.invocations[1]?.input.metadata).toMatchObject({

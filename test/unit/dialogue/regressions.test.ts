@@ -197,7 +197,7 @@ describe('dialogue regressions', () => {
     );
     await c.say('research');
     await c.say('city Rome');
-    await c.say('/SetSlots(continue_interrupted=true)');
+    await c.say('/SetSlots(continue_interrupted_flow_confirmation=true)');
     expect(c.ports.agents.invocations[1]?.input.userMessage).toBe('');
   });
 

@@ -105,6 +105,9 @@ describe('conversation state', () => {
 
   it('keeps only clipped texts and no channel metadata in its windows', async () => {
     const c = await newConversation(BASE_PROJECT);
+    // The first message starts the session, whose slot keeps its metadata, as Rasa's does.
+    c.ports.llm.reply('offtopic reply');
+    await c.say('hello');
     c.ports.llm.reply('offtopic reply');
     const long = 'x'.repeat(5000);
     const result = await c.engine.handleMessage(
@@ -112,10 +115,10 @@ describe('conversation state', () => {
       { text: long, metadata: { blob: 'y'.repeat(8000) } },
       c.ports,
     );
-    const user = result.state.recent_events.find((e) => e.event === 'user');
+    const user = result.state.recent_events.findLast((e) => e.event === 'user');
     expect(user).toMatchObject({ text: `${'x'.repeat(1000)}…` });
     expect(user && 'metadata' in user).toBe(false);
-    expect(result.state.history[0]?.text).toHaveLength(1001);
+    expect(result.state.history.at(-2)?.text).toHaveLength(1001);
     expect(result.events.find((e) => e.event === 'user')).toMatchObject({
       text: long,
       metadata: { blob: 'y'.repeat(8000) },
