@@ -1,18 +1,23 @@
 import { type CliIo, EXIT, processIo, UsageError } from './io.js';
 import { runCommand } from './run.js';
+import { testCommand } from './test.js';
 import { validateCommand } from './validate.js';
 
 const USAGE = `usage: switchboard <command> [options]
 
 commands:
   run        start the assistant locally    [--project DIR] [--sub-agents DIR]
-  validate   check an assistant project     [--project DIR] [--sub-agents DIR]`;
+  validate   check an assistant project     [--project DIR] [--sub-agents DIR]
+  test       run Rasa e2e conversation tests [PATH] [--project DIR] [--sub-agents DIR]
+                                             [--junit-xml FILE] [--commands FILE | --no-commands]
+                                             [--fail-fast]`;
 
 type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   run: runCommand,
   validate: validateCommand,
+  test: testCommand,
 };
 
 /** Runs one CLI invocation and returns its exit code. */
