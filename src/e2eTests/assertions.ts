@@ -7,7 +7,7 @@ import {
   type BotUtterance,
   botUtterances,
   flowEvents,
-  frameDataAfter,
+  frameData,
   sameValue,
   show,
   slotChanges,
@@ -105,7 +105,7 @@ function clarification(
   const expected = `${CLARIFICATION} offering ${names.join(', ')}`;
   const started = flowEvents(events, 'flow_started').find((e) => e.flowId === CLARIFICATION);
   if (!started) return failed(expected, `${CLARIFICATION} did not start`);
-  const data = frameDataAfter(events, started.index, CLARIFICATION);
+  const data = frameData(events, CLARIFICATION);
   const ids = Array.isArray(data?.names) ? data.names.filter((n) => typeof n === 'string') : [];
   const offered = ids.map((id) => context.flowName(id));
   // Rasa compares flow names; a list of flow ids means the same flows.

@@ -41,7 +41,7 @@ function testCase(result: CaseResult, file: string, base: string): string {
       '      <properties>',
       ...result.notChecked.map(
         (n) =>
-          `        <property name="not_checked" value="${attr(`${location(n.where, base)} ${n.assertion}: ${n.reason}`)}"/>`,
+          `        <property name="not_checked" value="${attr(`${location(n.where, base)} ${n.reason}`)}"/>`,
       ),
       '      </properties>',
     );

@@ -103,12 +103,10 @@ async function runCase(
         });
       }
     }
-    let used = new Set<number>();
     for (const step of testCase.steps) {
       if (step.kind === 'user') {
         options.running.message = step.text;
         events = await options.target.send(sender, step.text, metadataFor(suite, testCase, step));
-        used = new Set();
         if (!assertions) continue;
         const failure = await checkAssertions(step, events, options, notChecked);
         if (failure) return done(failure);
@@ -116,7 +114,7 @@ async function runCase(
       }
       // A test case with assertions checks only them, as in Rasa.
       if (assertions) continue;
-      const result = checkStep(step, events, used);
+      const result = checkStep(step, events);
       if (result.status === 'failed')
         return done(failureOf(describeStep(step), step.where, result));
     }

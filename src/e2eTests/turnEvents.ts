@@ -88,13 +88,12 @@ export function actionEvents(events: readonly TurnEvent[]): { index: number; nam
   });
 }
 
-/** The data of the first frame running `flowId` in a stack event after `from`. */
-export function frameDataAfter(
+/** The data of the frame running `flowId` in the turn's stack events, the first that has it. */
+export function frameData(
   events: readonly TurnEvent[],
-  from: number,
   flowId: string,
 ): Readonly<Record<string, unknown>> | undefined {
-  for (const event of events.slice(from + 1)) {
+  for (const event of events) {
     const stack = StackEvent.safeParse(event);
     if (!stack.success) continue;
     const frame = stack.data.stack.find((f) => f.flow_id === flowId);
