@@ -267,5 +267,5 @@ export function describeUtterance(u: BotUtterance): string {
 }
 
 export function describeUtterances(utterances: readonly BotUtterance[]): string {
-  return listOrNone(utterances.map(describeUtterance), 'nothing');
+  return listOrNone(utterances.map(describeUtterance), 'nothing', '; ');
 }

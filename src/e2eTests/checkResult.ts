@@ -13,7 +13,7 @@ export const failed = (expected: string, actual: string): CheckResult => ({
   actual,
 });
 
-/** How the bot messages of a turn read in a failure: `"Hi" (utter_greet); "Bye"`. */
-export function listOrNone(items: readonly string[], none: string): string {
-  return items.length === 0 ? none : items.join('; ');
+/** A list in a failure: names joined with commas (messages with `; `), or what stands for none. */
+export function listOrNone(items: readonly string[], none: string, separator = ', '): string {
+  return items.length === 0 ? none : items.join(separator);
 }
