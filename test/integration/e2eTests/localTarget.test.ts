@@ -50,6 +50,9 @@ describe('the local stack as the target of conversation tests', () => {
     await expect(target.setSlots('fixture-bo', { membership: 'gold', tier: 3 })).rejects.toThrow(
       'slot "tier" is not defined in the domain',
     );
+    await expect(target.setSlots('fixture-bo', { amount: 'lots' })).rejects.toThrow(
+      'slot "amount" cannot take "lots": Expected a number, got "lots".',
+    );
     const turn = await target.send('fixture-bo', '/check_balance', undefined);
     expect(turn.filter((e) => e.event === 'slot')).toEqual([]);
   });
