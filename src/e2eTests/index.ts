@@ -21,5 +21,15 @@ export { runSuite } from './runner.js';
 export type { RunningCase } from './runningCase.js';
 export { checkStep } from './stepChecks.js';
 export { stubbedActions } from './stubs.js';
-export type { Assertion, SlotExpectation, Step, TestCase, TestSuite, Where } from './testCase.js';
+export type {
+  Assertion,
+  Definition,
+  Definitions,
+  SlotExpectation,
+  Step,
+  TestCase,
+  TestSuite,
+  Where,
+} from './testCase.js';
+export { definitionFor } from './testCase.js';
 export type { TurnEvent } from './turnEvents.js';

@@ -2,7 +2,13 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Diagnostic, didYouMean, YamlSource } from '../config/index.js';
 import { type ParsedTestFile, parseTestFile } from './parseFile.js';
-import type { ActionStub, TestCase, TestSuite, Where } from './testCase.js';
+import {
+  type ActionStub,
+  definedNames,
+  definitionFor,
+  type TestCase,
+  type TestSuite,
+} from './testCase.js';
 
 /** The test files a path names: the file itself, or every YAML file under a folder with `test_cases`. */
 export interface SuiteLoad {
@@ -55,57 +61,26 @@ function mergeFiles(
   files: readonly { file: string; parsed: ParsedTestFile }[],
   errors: Diagnostic[],
 ): TestSuite {
-  const fixtures = new Map<string, Record<string, unknown>>();
-  const fixtureWhere = new Map<string, Where>();
-  const metadata = new Map<string, Record<string, unknown>>();
+  const fixtures = new Map(files.map(({ file, parsed }) => [file, parsed.fixtures] as const));
+  const metadata = new Map(files.map(({ file, parsed }) => [file, parsed.metadata] as const));
   const stubs = new Map<string, ActionStub>();
   const cases: TestCase[] = [];
-  const seen = new Map<string, TestCase>();
-  for (const { parsed } of files) {
-    for (const [name, fixture] of parsed.fixtures) {
-      if (fixtures.has(name)) {
-        errors.push({ ...fixture.where, message: `fixture "${name}" is defined twice` });
-      }
-      fixtures.set(name, fixture.slots);
-      fixtureWhere.set(name, fixture.where);
-    }
-    for (const [name, entry] of parsed.metadata) {
-      if (metadata.has(name)) {
-        errors.push({ ...entry.where, message: `metadata "${name}" is defined twice` });
-      }
-      metadata.set(name, entry.values);
-    }
-  }
   for (const { parsed } of files) {
     for (const [name, stub] of parsed.stubs) stubs.set(name, stub);
-    for (const testCase of parsed.cases) {
-      const twin = seen.get(testCase.name);
-      if (twin) {
-        errors.push({
-          ...testCase.where,
-          message: `test case "${testCase.name}" is defined twice (also at ${path.basename(twin.where.file)}:${twin.where.line})`,
-        });
-        continue;
-      }
-      seen.set(testCase.name, testCase);
-      checkReferences(testCase, fixtures, metadata, errors);
-      cases.push(testCase);
-    }
+    // Rasa runs test cases of the same name (the demo projects have some), and so do we.
+    cases.push(...parsed.cases);
   }
-  return { files: files.map((f) => f.file), cases, fixtures, fixtureWhere, metadata, stubs };
+  const suite = { files: files.map((f) => f.file), cases, fixtures, metadata, stubs };
+  for (const testCase of cases) checkReferences(suite, testCase, errors);
+  return suite;
 }
 
-function checkReferences(
-  testCase: TestCase,
-  fixtures: ReadonlyMap<string, unknown>,
-  metadata: ReadonlyMap<string, unknown>,
-  errors: Diagnostic[],
-): void {
+function checkReferences(suite: TestSuite, testCase: TestCase, errors: Diagnostic[]): void {
   for (const name of testCase.fixtures) {
-    if (!fixtures.has(name)) {
+    if (!definitionFor(suite.fixtures, testCase, name)) {
       errors.push({
         ...testCase.where,
-        message: `test case "${testCase.name}" uses fixture "${name}", which no test file defines${didYouMean(name, [...fixtures.keys()])}`,
+        message: `test case "${testCase.name}" uses fixture "${name}", which no test file defines${didYouMean(name, definedNames(suite.fixtures))}`,
       });
     }
   }
@@ -118,10 +93,10 @@ function checkReferences(
     ),
   ];
   for (const { name, where } of names) {
-    if (!metadata.has(name)) {
+    if (!definitionFor(suite.metadata, testCase, name)) {
       errors.push({
         ...where,
-        message: `metadata "${name}" is not defined in any test file${didYouMean(name, [...metadata.keys()])}`,
+        message: `metadata "${name}" is not defined in any test file${didYouMean(name, definedNames(suite.metadata))}`,
       });
     }
   }

@@ -18,13 +18,21 @@ import {
   UtterStep,
 } from './schema.js';
 import { parseStub } from './stubs.js';
-import type { ActionStub, Assertion, SlotExpectation, Step, TestCase, Where } from './testCase.js';
+import type {
+  ActionStub,
+  Assertion,
+  Definition,
+  SlotExpectation,
+  Step,
+  TestCase,
+  Where,
+} from './testCase.js';
 
 /** What one test file holds; references between files are checked once all are read. */
 export interface ParsedTestFile {
   readonly cases: TestCase[];
-  readonly fixtures: Map<string, { slots: Record<string, unknown>; where: Where }>;
-  readonly metadata: Map<string, { values: Record<string, unknown>; where: Where }>;
+  readonly fixtures: Map<string, Definition>;
+  readonly metadata: Map<string, Definition>;
   readonly stubs: Map<string, ActionStub>;
 }
 
@@ -40,16 +48,29 @@ export function parseTestFile(source: YamlSource, errors: Diagnostic[]): ParsedT
   };
   const file = check(TestFile, source.data, source, [], errors);
   if (!file) return parsed;
-  file.fixtures?.forEach((entry, i) => {
-    for (const [name, slots] of Object.entries(entry)) {
-      const where = at(source, ['fixtures', i, name], 'key');
-      parsed.fixtures.set(name, { slots: Object.assign({}, ...slots), where });
+  const define = (
+    kind: 'fixtures' | 'metadata',
+    i: number,
+    name: string,
+    value: Record<string, unknown>,
+  ) => {
+    const where = at(source, [kind, i, name], 'key');
+    const twin = parsed[kind].get(name);
+    if (twin) {
+      errors.push({
+        ...where,
+        message: `${kind === 'fixtures' ? 'fixture' : 'metadata'} "${name}" is defined twice in this file (first at line ${twin.where.line})`,
+      });
+      return;
     }
+    parsed[kind].set(name, { value, where });
+  };
+  file.fixtures?.forEach((entry, i) => {
+    for (const [name, slots] of Object.entries(entry))
+      define('fixtures', i, name, Object.assign({}, ...slots));
   });
   file.metadata?.forEach((entry, i) => {
-    for (const [name, values] of Object.entries(entry)) {
-      parsed.metadata.set(name, { values, where: at(source, ['metadata', i, name], 'key') });
-    }
+    for (const [name, values] of Object.entries(entry)) define('metadata', i, name, values);
   });
   for (const [name, value] of Object.entries(file.stub_custom_actions ?? {})) {
     const stub = parseStub(source, value, ['stub_custom_actions', name], errors);

@@ -39,16 +39,14 @@ export function unscriptedMessages(
 /** A diagnostic for each fixture slot the domain does not define. */
 export function unknownFixtureSlots(suite: TestSuite, assistant: Assistant): Diagnostic[] {
   const known = [...Object.keys(assistant.slots), ...Object.keys(BUILTIN_SLOTS)];
-  const errors: Diagnostic[] = [];
-  for (const [name, slots] of suite.fixtures) {
-    for (const slot of Object.keys(slots)) {
-      if (known.includes(slot)) continue;
-      const where = suite.fixtureWhere.get(name) ?? { file: suite.files[0] ?? '', line: 1, col: 1 };
-      errors.push({
-        ...where,
-        message: `fixture "${name}" sets slot "${slot}", which the domain does not define${didYouMean(slot, known)}`,
-      });
-    }
-  }
-  return errors;
+  return [...suite.fixtures.values()].flatMap((byName) =>
+    [...byName].flatMap(([name, fixture]) =>
+      Object.keys(fixture.value)
+        .filter((slot) => !known.includes(slot))
+        .map((slot) => ({
+          ...fixture.where,
+          message: `fixture "${name}" sets slot "${slot}", which the domain does not define${didYouMean(slot, known)}`,
+        })),
+    ),
+  );
 }

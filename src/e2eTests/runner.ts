@@ -4,6 +4,7 @@ import type { RunningCase } from './runningCase.js';
 import { checkStep } from './stepChecks.js';
 import {
   type Assertion,
+  definitionFor,
   describeStep,
   type Step,
   type TestCase,
@@ -90,7 +91,9 @@ async function runCase(
     if (testCase.fixtures.length > 0) {
       const slots = Object.assign(
         {},
-        ...testCase.fixtures.map((name) => suite.fixtures.get(name) ?? {}),
+        ...testCase.fixtures.map(
+          (name) => definitionFor(suite.fixtures, testCase, name)?.value ?? {},
+        ),
       );
       try {
         events = await options.target.setSlots(sender, slots);
@@ -186,8 +189,10 @@ function metadataFor(
   testCase: TestCase,
   step: Extract<Step, { kind: 'user' }>,
 ): Readonly<Record<string, unknown>> | undefined {
-  const base = testCase.metadata !== undefined ? suite.metadata.get(testCase.metadata) : undefined;
-  const own = step.metadata !== undefined ? suite.metadata.get(step.metadata) : undefined;
+  const lookup = (name: string | undefined) =>
+    name !== undefined ? definitionFor(suite.metadata, testCase, name)?.value : undefined;
+  const base = lookup(testCase.metadata);
+  const own = lookup(step.metadata);
   return base || own ? { ...base, ...own } : undefined;
 }
 

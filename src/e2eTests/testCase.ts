@@ -55,14 +55,45 @@ export interface ActionStub {
   readonly messages: readonly BotMessage[];
 }
 
-/** Every test file found, merged: Rasa shares fixtures, metadata and stubs across files. */
+/** A named fixture (its slots) or metadata (its values), and where it is defined. */
+export interface Definition {
+  readonly value: Readonly<Record<string, unknown>>;
+  readonly where: Where;
+}
+
+/** Named definitions by the file that holds them, then by name. */
+export type Definitions = ReadonlyMap<string, ReadonlyMap<string, Definition>>;
+
+/**
+ * The definition a test case means by a name: the one of its own file, else the first file's
+ * that has one. Rasa shares definitions across the files of a run, and projects often repeat
+ * the same fixture in each file.
+ */
+export function definitionFor(
+  definitions: Definitions,
+  testCase: TestCase,
+  name: string,
+): Definition | undefined {
+  const own = definitions.get(testCase.where.file)?.get(name);
+  if (own) return own;
+  for (const byName of definitions.values()) {
+    const found = byName.get(name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Every name defined in any file. */
+export function definedNames(definitions: Definitions): string[] {
+  return [...new Set([...definitions.values()].flatMap((byName) => [...byName.keys()]))];
+}
+
+/** Every test file found, merged. */
 export interface TestSuite {
   readonly files: readonly string[];
   readonly cases: readonly TestCase[];
-  readonly fixtures: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
-  /** Where each fixture is defined. */
-  readonly fixtureWhere: ReadonlyMap<string, Where>;
-  readonly metadata: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  readonly fixtures: Definitions;
+  readonly metadata: Definitions;
   /** By action name, or `test case name::action name` for one test case. */
   readonly stubs: ReadonlyMap<string, ActionStub>;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/config/index.js';
-import { loadSuite, TestPathError } from '../../../src/e2eTests/index.js';
+import { definitionFor, loadSuite, TestPathError } from '../../../src/e2eTests/index.js';
 import { PASSING_TESTS } from '../../helpers/e2eProject.js';
 import { writeProject } from '../../helpers/project.js';
 
@@ -53,8 +53,15 @@ describe('reading e2e test files', () => {
       ['flow_started', 64],
       ['bot_uttered', 65],
     ]);
-    expect(suite.fixtures.get('premium')).toEqual({ membership: 'premium' });
-    expect(suite.metadata.get('mobile')).toEqual({ channel_name: 'mobile', app_version: '2.1' });
+    const [first] = suite.cases;
+    if (!first) throw new Error('no test case');
+    expect(definitionFor(suite.fixtures, first, 'premium')?.value).toEqual({
+      membership: 'premium',
+    });
+    expect(definitionFor(suite.metadata, first, 'mobile')?.value).toEqual({
+      channel_name: 'mobile',
+      app_version: '2.1',
+    });
     expect(suite.stubs.get('balance with a stub::action_check_balance')).toEqual({
       slots: { balance: 42 },
       messages: [{ text: 'The stub looked it up.' }],
@@ -130,13 +137,32 @@ test_cases:
     ]);
   });
 
-  it('reports a test case name used twice', async () => {
+  it('runs test cases of the same name, each with the fixtures of its own file first', async () => {
+    const file = (tier: string) =>
+      `fixtures:\n  - member:\n      - tier: ${tier}\ntest_cases:\n  - test_case: same\n    fixtures: [member]\n    steps:\n      - user: hi\n`;
+    const { suite, lines } = await load({
+      'tests/a.yml': file('gold'),
+      'tests/b.yml': file('silver'),
+      'tests/c.yml':
+        'test_cases:\n  - test_case: other\n    fixtures: [member]\n    steps:\n      - user: hi\n',
+    });
+    expect(lines).toEqual([]);
+    expect(
+      suite.cases.map((c) => [c.name, definitionFor(suite.fixtures, c, 'member')?.value]),
+    ).toEqual([
+      ['same', { tier: 'gold' }],
+      ['same', { tier: 'silver' }],
+      ['other', { tier: 'gold' }],
+    ]);
+  });
+
+  it('reports a fixture defined twice in one file', async () => {
     const { lines } = await load({
-      'tests/a.yml': 'test_cases:\n  - test_case: same\n    steps:\n      - user: hi\n',
-      'tests/b.yml': 'test_cases:\n  - test_case: same\n    steps:\n      - user: hi\n',
+      'tests/a.yml':
+        'fixtures:\n  - vip:\n      - tier: gold\n  - vip:\n      - tier: silver\ntest_cases: []\n',
     });
     expect(lines).toEqual([
-      'tests/b.yml:2:16: test case "same" is defined twice (also at a.yml:2)',
+      'tests/a.yml:4:5: fixture "vip" is defined twice in this file (first at line 2)',
     ]);
   });
 
