@@ -8,9 +8,10 @@ const USAGE = `usage: switchboard <command> [options]
 commands:
   run        start the assistant locally    [--project DIR] [--sub-agents DIR]
   validate   check an assistant project     [--project DIR] [--sub-agents DIR]
-  test       run Rasa e2e conversation tests [PATH] [--project DIR] [--sub-agents DIR]
-                                             [--junit-xml FILE] [--commands FILE | --no-commands]
-                                             [--fail-fast]`;
+  test       run conversation tests (e2e)   [PATH]
+                                            [--project DIR] [--sub-agents DIR]
+                                            [--junit-xml FILE] [--fail-fast]
+                                            [--commands FILE | --no-commands]`;
 
 type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 
