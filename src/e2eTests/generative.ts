@@ -58,7 +58,16 @@ export async function judgeGenerative(
         reason: `${assertion.type} has no ground truth: give ground_truth, or name a domain response with utter_name`,
       };
     }
-    const verdict = await context.judge.score(question);
+    let verdict: { score: number; reason: string };
+    try {
+      verdict = await context.judge.score(question);
+    } catch (error) {
+      // The judge's failure is this assertion's: the test case reports it and stops.
+      return failed(
+        expected,
+        `the judge failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
     if (!best || verdict.score > best.score) best = { ...verdict, index: u.index };
     if (verdict.score >= spec.threshold) return passed(u.index);
   }

@@ -2,7 +2,7 @@ import type { Assistant } from '../assistant/index.js';
 import { BUILTIN_SLOTS } from '../assistant/index.js';
 import { type Diagnostic, didYouMean, relativeFile } from '../config/index.js';
 import type { ScriptedCommands } from './commandsFile.js';
-import type { TestSuite } from './testCase.js';
+import type { TestSuite, Where } from './testCase.js';
 
 /** `/SetSlots(...)`, `/StartFlow(...)` and `/intent` messages: the engine needs no model for them. */
 export function isShortcut(text: string): boolean {
@@ -12,11 +12,11 @@ export function isShortcut(text: string): boolean {
 /** The user messages that need the command generator's model, with where they are written. */
 export function modelMessages(
   suite: TestSuite,
-): { testCase: string; text: string; where: Diagnostic }[] {
+): { testCase: string; text: string; where: Where }[] {
   return suite.cases.flatMap((testCase) =>
     testCase.steps.flatMap((step) =>
       step.kind === 'user' && !isShortcut(step.text)
-        ? [{ testCase: testCase.name, text: step.text, where: { ...step.where, message: '' } }]
+        ? [{ testCase: testCase.name, text: step.text, where: step.where }]
         : [],
     ),
   );

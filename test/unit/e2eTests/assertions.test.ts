@@ -5,9 +5,12 @@ import {
   checkAssertion,
   checkStep,
   type Judge,
+  LlmJudge,
   type Step,
   type TurnEvent,
 } from '../../../src/e2eTests/index.js';
+
+import { ScriptedLlm } from '../../helpers/dialogue.js';
 
 const where = { file: '/p/tests/t.yml', line: 1, col: 1 };
 const assertion = (type: Assertion['type'], spec: unknown) => ({ type, spec, where }) as Assertion;
@@ -232,6 +235,28 @@ describe('generative assertions', () => {
         groundTruth: 'Sent {amount} to {recipient}.',
       },
     ]);
+  });
+
+  it('fail when the judge fails, saying why', async () => {
+    const broken = new LlmJudge(new ScriptedLlm(['I would say it is fine.']));
+    expect(await check(relevant, events, { ...CONTEXT, judge: broken })).toEqual({
+      status: 'failed',
+      expected: 'a generated message (one no domain response rendered) relevant at 0.7 or more',
+      actual: "the judge failed: the judge's answer is not a score: I would say it is fine.",
+    });
+  });
+
+  it('ask a chat model for a score and its reason', async () => {
+    const model = new ScriptedLlm(['Here you go: {"score": 0.75, "reason": "answers it"}']);
+    const verdict = await new LlmJudge(model).score({
+      kind: 'groundedness',
+      answer: 'You have 5000.',
+      groundTruth: 'Balance: 5000',
+    });
+    expect(verdict).toEqual({ score: 0.75, reason: 'answers it' });
+    expect(model.prompts[0]).toContain(
+      'Facts:\nBalance: 5000\n\nAssistant answer:\nYou have 5000.',
+    );
   });
 
   it('fail when the turn has no message to judge', async () => {
