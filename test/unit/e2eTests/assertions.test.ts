@@ -9,7 +9,6 @@ import {
   type Step,
   type TurnEvent,
 } from '../../../src/e2eTests/index.js';
-
 import { ScriptedLlm } from '../../helpers/dialogue.js';
 
 const where = { file: '/p/tests/t.yml', line: 1, col: 1 };
