@@ -132,7 +132,7 @@ async function runJob(
     case 'agent_update':
       return runAgentStep(job, state, head, deps, calls);
     case 'set_slots':
-      return runSetSlots(job, state, deps, calls);
+      return runSetSlots(job, state, deps);
     case 'agent_cancel':
       return undefined;
     default:

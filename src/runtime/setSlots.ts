@@ -1,6 +1,10 @@
-import type { ConversationState } from '../dialogue/index.js';
-import { applyEvent, coerceSlotValue, type DialogueEvent } from '../dialogue/index.js';
-import type { CallScope, JobRun } from './agentSteps.js';
+import {
+  applyEvent,
+  type ConversationState,
+  coerceSlotValue,
+  type DialogueEvent,
+} from '../dialogue/index.js';
+import type { JobRun } from './agentSteps.js';
 import { DurableAgentPort } from './durableAgents.js';
 import type { Job } from './jobs.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
@@ -19,7 +23,6 @@ export function runSetSlots(
   job: Extract<Job, { type: 'set_slots' }>,
   state: ConversationState,
   deps: RuntimeDeps,
-  _calls: CallScope,
 ): JobRun {
   const slots = deps.engine.model.slots;
   const values = Object.entries(job.slots).map(([name, value]) => {
