@@ -29,7 +29,8 @@ export function summaryLines(results: readonly CaseResult[], total: number): str
   const notRun = total - results.length;
   const notChecked = results.reduce((n, r) => n + r.notChecked.length, 0);
   return [
-    `${passed} passed, ${failed} failed${notRun > 0 ? ` (${notRun} not run after the first failure)` : ''}`,
+    `${passed} passed, ${failed} failed`,
+    ...(notRun > 0 ? [`${notRun} not run after the first failure`] : []),
     ...(notChecked > 0
       ? [`${notChecked} assertion(s) not checked: they need a real model, and none was used`]
       : []),
