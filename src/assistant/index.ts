@@ -33,7 +33,13 @@ export {
   COMMAND_GENERATORS,
   CommandGeneratorConfig,
 } from './schemas/assistantConfig.js';
-export { AUTH_METHOD_KEYS, LlmConfig, OAuthConfig, SecretRef } from './schemas/common.js';
+export {
+  AUTH_METHOD_KEYS,
+  LlmConfig,
+  OAuthConfig,
+  SecretRef,
+  strictObject,
+} from './schemas/common.js';
 export {
   ActionEntry,
   actionEntryName,

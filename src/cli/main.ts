@@ -1,5 +1,6 @@
 import { type CliIo, EXIT, processIo, UsageError } from './io.js';
 import { runCommand } from './run.js';
+import { testCommand } from './test.js';
 import { validateCommand } from './validate.js';
 
 const USAGE = `usage: switchboard <command> [options]
@@ -7,8 +8,10 @@ const USAGE = `usage: switchboard <command> [options]
 commands:
   run        start the assistant locally    [--port N] [--state DIR] [--demo-peers]
   validate   check an assistant project
+  test       run conversation tests (e2e)   [PATH] [--junit-xml FILE] [--fail-fast]
+                                            [--commands FILE | --no-commands]
 
-project options (run, validate):
+project options (run, validate, test):
   --project DIR      the assistant project (default: the current folder)
   --sub-agents DIR   its sub-agent folder (default: sub_agents)
   --config FILE      its configuration (default: config.yml)
@@ -21,6 +24,7 @@ type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 const COMMANDS: Readonly<Record<string, Command>> = {
   run: runCommand,
   validate: validateCommand,
+  test: testCommand,
 };
 
 /** Runs one CLI invocation and returns its exit code. */

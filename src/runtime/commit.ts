@@ -17,6 +17,7 @@ import { type AgentRunRecord, ConcurrentUpdateError, type ConversationHead } fro
 import { MAX_RETRIES, retryDelay } from './retryPolicy.js';
 import { loadRunState, parseRunnerData, RunRecordError } from './runRecords.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
+import { runSetSlots } from './setSlots.js';
 
 export type JobOutcome = 'done' | 'duplicate' | 'stale';
 
@@ -81,7 +82,10 @@ export async function processJob(
     recentJobs: [...(head?.recentJobs ?? []), job.id].slice(-RECENT_JOBS),
     nextSeq: nextSeq + outbox.events.length,
     runs,
-    channel: job.type === 'user_message' ? job.channel : (head?.channel ?? run.channel),
+    channel:
+      job.type === 'user_message' || job.type === 'set_slots'
+        ? job.channel
+        : (head?.channel ?? run.channel),
   };
   await deps.store.commit({
     conversationId: job.conversation_id,
@@ -127,6 +131,8 @@ async function runJob(
     case 'agent_step':
     case 'agent_update':
       return runAgentStep(job, state, head, deps, calls);
+    case 'set_slots':
+      return runSetSlots(job, state, deps);
     case 'agent_cancel':
       return undefined;
     default:
@@ -189,7 +195,7 @@ async function turnsOfDroppedRuns(
   runs: Readonly<Record<string, string>>,
   deps: RuntimeDeps,
 ): Promise<string[]> {
-  const own = job.type === 'user_message' ? undefined : job.run_id;
+  const own = job.type === 'user_message' || job.type === 'set_slots' ? undefined : job.run_id;
   const turns = new Set<string>();
   for (const [runId, pointer] of Object.entries(head?.runs ?? {})) {
     if (runId in runs || runId === own) continue;

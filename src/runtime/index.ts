@@ -65,5 +65,6 @@ export { BASE_DELAY_MS, JITTER, MAX_RETRIES, retryAfterOf, retryDelay } from './
 export { loadRunState, RUN_RECORD_VERSION, RunRecordError, RunState } from './runRecords.js';
 export type { RuntimeDeps } from './runtimeDeps.js';
 export { SENDER_ID_CHARS, senderIdProblem } from './senderId.js';
+export { SlotValueError } from './setSlots.js';
 export type { JobSource, ReceivedJob, WorkerLogger, WorkerLoopOptions } from './worker.js';
 export { runWorkerLoop } from './worker.js';

@@ -14,7 +14,8 @@ const base = {
  * A unit of work: one per invocation. A user message runs a turn; an agent step runs one
  * iteration of a sub agent's run (one LLM call and its tools, or one A2A exchange or poll);
  * an agent update delivers a pushed update (A2A push notification) to a run; an agent cancel
- * cancels what a cancelled agent left running elsewhere (a remote task), best effort.
+ * cancels what a cancelled agent left running elsewhere (a remote task), best effort; set slots
+ * writes slot values into a conversation without a user message (test fixtures).
  */
 export const Job = z.discriminatedUnion('type', [
   z.object({
@@ -49,6 +50,14 @@ export const Job = z.discriminatedUnion('type', [
     record: z.string().optional(),
     /** The ids a waiting agent kept (an A2A task waiting for the user). */
     session: z.record(z.string(), z.string()).optional(),
+  }),
+  z.object({
+    type: z.literal('set_slots'),
+    ...base,
+    /** Slot name → value, each fitted to its slot's type as a `set slot` command's value is. */
+    slots: z.record(z.string(), z.unknown()),
+    /** The channel the conversation is on (its replies, if any, go there). */
+    channel: z.string(),
   }),
 ]);
 export type Job = z.infer<typeof Job>;

@@ -8,7 +8,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { projectAgents } from '../../agents/index.js';
 import type { Assistant } from '../../assistant/index.js';
 import { a2aPushChannel, standardChannels } from '../../channels/index.js';
-import type { LlmPort } from '../../dialogue/index.js';
+import type { ActionPort, LlmPort } from '../../dialogue/index.js';
 import { loadProjectActions } from '../../extensions/index.js';
 import { hasModelAccess, modelFactory, type ToolChatPort } from '../../llm/index.js';
 import { projectMcp } from '../../mcp/index.js';
@@ -60,6 +60,8 @@ export interface LocalStackOptions {
   readonly llm?: LlmPort;
   /** Overrides the agents' model (tests pass a scripted one). */
   readonly agentModel?: ToolChatPort;
+  /** Wraps the project's custom actions (`switchboard test` puts its stubs in front). */
+  readonly wrapActions?: (actions: ActionPort) => ActionPort;
   /** How long the REST webhook waits for a turn to settle. */
   readonly replyWaitMs?: number;
   /** Each job's budget (default `JOB_BUDGET_MS`, as a Lambda worker gives). */
@@ -162,7 +164,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dialogue: {
         assistant,
         models: llm ? () => llm : models,
-        actions: await loadProjectActions(assistant),
+        actions: (options.wrapActions ?? ((actions) => actions))(
+          await loadProjectActions(assistant),
+        ),
         mcp: mcp.flowTools,
         runners,
         random: Math.random,
