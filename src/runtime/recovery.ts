@@ -1,6 +1,6 @@
 /**
  * Recovery after a restart of a process whose queue did not survive it (the local stack with
- * `--data`): an outbox that was committed but not delivered is delivered, and every agent run
+ * `--state`): an outbox that was committed but not delivered is delivered, and every agent run
  * still in progress gets its next step queued again (a step that already ran is recognised and
  * skipped by its number).
  */

@@ -62,7 +62,7 @@ describe('switchboard run', () => {
     ]);
     expect(
       tracker.events.filter((e) => e.event === 'flow_completed').map((e) => e.flow_id),
-    ).toEqual(['request_callback', 'pattern_completed']);
+    ).toEqual(['pattern_session_start', 'request_callback', 'pattern_completed']);
   });
 
   it('answers a retried message with the same replies and processes it once', async () => {

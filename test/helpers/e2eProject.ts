@@ -165,10 +165,11 @@ test_cases:
       - user: make it 60
         assertion_order_enabled: true
         assertions:
+          # As in Rasa: the correction pattern starts, then its action sets the slot.
+          - flow_started: pattern_correction
           - slot_was_set:
               - name: amount
                 value: 60
-          - flow_started: pattern_correction
           - bot_uttered:
               utter_name: utter_ask_confirm_transfer
               text_matches: "^Send 60 to Ada\\\\?$"

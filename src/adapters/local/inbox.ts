@@ -17,7 +17,7 @@ export interface DynamoInboxOptions {
 
 /**
  * Accepted user messages, kept in the table from before the webhook answers until a worker has
- * run them. The local stack's queue lives in memory; with `--data` this is what makes an
+ * run them. The local stack's queue lives in memory; with `--state` this is what makes an
  * accepted message survive a restart. (On AWS the SQS queue itself is durable.)
  */
 export class DynamoInbox {

@@ -144,7 +144,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     const serverStopping = new AbortController();
     const sqsQueue = new SqsJobQueue(queueOptions);
-    // The emulated queue lives in memory: with --data, accepted messages wait in the table too.
+    // The emulated queue lives in memory: with --state, accepted messages wait in the table too.
     const inbox = options.dataDir
       ? new DynamoInbox({ client: documents, tableName: LOCAL_TABLE, now })
       : undefined;
@@ -228,7 +228,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         serverStopping.abort();
         if (!answered) await server.drain(WEBHOOK_GRACE_MS);
         // The loops take no more jobs; the ones in progress commit, within a bound. Queued
-        // jobs stay in the inbox (with --data) for the next start.
+        // jobs stay in the inbox (with --state) for the next start.
         stopping.abort();
         const deadline = setTimeout(
           () => jobsDeadline.abort(new Error('the stack is stopping')),

@@ -104,7 +104,7 @@ describe('switchboard test', () => {
       'FAIL  starts the wrong flow  (tests/e2e_test_cases.yml:11:16)',
       '      at tests/e2e_test_cases.yml:15:13  user: "I want to send money" › flow_started: check_balance',
       '      expected: flow check_balance started',
-      '      actual:   flows started: transfer_money',
+      '      actual:   flows started: pattern_session_start, transfer_money',
       '1 passed, 2 failed',
     ]);
   });

@@ -69,6 +69,9 @@ responses:
         rephrase: false
   utter_hours:
     - text: We are open from 9 to 5.
+  # The default asks to be rephrased, as Rasa's does; this project says it as written.
+  utter_can_do_something_else:
+    - text: Can I help you with anything else?
 `;
 
 const FLOWS = `flows:

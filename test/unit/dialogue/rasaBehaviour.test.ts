@@ -1,0 +1,407 @@
+import { describe, expect, it } from 'vitest';
+import { type ActionPort, DialogueEngine } from '../../../src/dialogue/index.js';
+import { loadProjectActions } from '../../../src/extensions/index.js';
+import { assistantFrom, Conversation, newConversation, testPorts } from '../../helpers/dialogue.js';
+import { errorLines, loadProject, type ProjectFilesSpec } from '../../helpers/project.js';
+
+/** Rasa behaviours a project relies on, each named after what was found to differ. */
+
+const DOMAIN = `slots:
+  recipient:
+    type: text
+  amount:
+    type: float
+  confirmed:
+    type: bool
+  discount:
+    type: float
+    mappings:
+      - type: controlled
+  pizza_size:
+    type: text
+    mappings:
+      - type: from_llm
+        conditions:
+          - active_flow: order_pizza
+  car_price:
+    type: float
+  confirm_slot_correction:
+    type: bool
+responses:
+  utter_ask_recipient:
+    - text: Who should receive the money?
+  utter_ask_amount:
+    - text: How much should I send to {recipient}?
+  utter_ask_confirmed:
+    - text: Send {amount} to {recipient}?
+  utter_done:
+    - text: Sent {amount} to {recipient}.
+  utter_ask_pizza_size:
+    - text: Which size?
+  utter_pizza:
+    - text: A {pizza_size} pizza it is.
+  utter_price:
+    - text: "The car costs \${car_price}."
+  utter_price_jinja:
+    - text: "In total \${{ slots.car_price }}."
+      metadata:
+        template: jinja
+  utter_ask_confirm_slot_correction:
+    - text: "Change {{ context.corrected_slots.keys() | join(', ') }} to {{ context.new_slot_values | join(', ') }}?"
+      metadata:
+        template: jinja
+  utter_not_corrected_previous_input:
+    - text: Okay, I kept it as it was.
+  utter_stopping_transfer:
+    - text: Stopping the transfer, as you asked.
+  utter_welcome:
+    - text: Welcome to the bank!
+  utter_can_do_something_else:
+    - text: Anything else?
+`;
+
+const FLOWS = `flows:
+  transfer_money:
+    name: transfer money
+    description: Send money to someone.
+    steps:
+      - collect: recipient
+      - collect: amount
+      - collect: confirmed
+        next:
+          - if: slots.confirmed
+            then:
+              - action: utter_done
+                next: END
+          - else: END
+  order_pizza:
+    description: Order a pizza.
+    steps:
+      - collect: pizza_size
+      - action: utter_pizza
+  say_price:
+    description: Say the car's price.
+    steps:
+      - set_slots:
+          - car_price: 25000
+      - action: utter_price
+      - action: utter_price_jinja
+`;
+
+const PROJECT: ProjectFilesSpec = { 'domain.yml': DOMAIN, 'data/flows.yml': FLOWS };
+
+/** Rasa's own pattern_correction override that asks before changing anything. */
+const CONFIRMING_CORRECTION = `flows:
+  pattern_correction:
+    description: Confirm a previous correction of a slot value.
+    steps:
+      - noop: true
+        next:
+          - if: context.is_reset_only
+            then:
+              - action: action_correct_flow_slot
+                next: END
+          - else:
+            - collect: confirm_slot_correction
+              next:
+                - if: not slots.confirm_slot_correction
+                  then:
+                    - action: utter_not_corrected_previous_input
+                      next: END
+                - else:
+                    - action: action_correct_flow_slot
+                    - action: utter_corrected_previous_input
+                      next: END
+`;
+
+async function withActions(files: ProjectFilesSpec): Promise<Conversation> {
+  const assistant = await assistantFrom(files);
+  const actions: ActionPort = await loadProjectActions(assistant);
+  return new Conversation(new DialogueEngine(assistant), testPorts(actions));
+}
+
+describe('Rasa behaviours', () => {
+  it('renders ${slot} in a response as a dollar sign and the slot, and ${{ }} as Jinja', async () => {
+    const c = await newConversation(PROJECT);
+    expect(await c.say('/StartFlow(say_price)')).toEqual([
+      'The car costs $25000.',
+      'In total $25000.',
+      'Anything else?',
+    ]);
+  });
+
+  it("uses a response the project overrides under Rasa's name", async () => {
+    const c = await newConversation(PROJECT);
+    c.ports.llm.reply('start flow order_pizza');
+    await c.say('a pizza please');
+    expect(await c.say('/SetSlots(pizza_size=large)')).toEqual([
+      'A large pizza it is.',
+      'Anything else?',
+    ]);
+  });
+
+  it("validates and runs Rasa's default pattern_continue_interrupted copied into a project", async () => {
+    const copy = `flows:
+  pattern_continue_interrupted:
+    description: Conversation repair flow for managing when users switch between different flows
+    name: pattern continue interrupted
+    steps:
+      - noop: true
+        next:
+          - if: context.multiple_flows_interrupted
+            then: collect_interrupted_flow_to_continue
+          - else: collect_continue_interrupted_flow_confirmation
+      - id: collect_interrupted_flow_to_continue
+        collect: interrupted_flow_to_continue
+        description: "Fill this slot with the name of the flow the user wants to continue."
+        next:
+          - if: slots.interrupted_flow_to_continue is not "none"
+            then:
+              - action: action_continue_interrupted_flow
+                next: END
+          - else:
+              - action: action_cancel_interrupted_flows
+                next: END
+      - id: collect_continue_interrupted_flow_confirmation
+        collect: continue_interrupted_flow_confirmation
+        description: "If the user wants to continue the interrupted flow, fill this slot with true."
+        next:
+          - if: slots.continue_interrupted_flow_confirmation
+            then:
+              - action: action_continue_interrupted_flow
+                next: END
+          - else:
+              - action: action_cancel_interrupted_flows
+                next: END
+`;
+    const files = { ...PROJECT, 'data/patterns.yml': copy };
+    const { dir, result } = await loadProject(files);
+    expect(errorLines(dir, result)).toEqual([]);
+
+    const c = await newConversation(files);
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    c.ports.llm.reply('start flow order_pizza');
+    expect(await c.say('actually, I want a pizza first')).toEqual(['Which size?']);
+    expect(await c.say('/SetSlots(pizza_size=small)')).toEqual([
+      'A small pizza it is.',
+      'Shall we get back to transfer money?',
+    ]);
+    expect(await c.say('/SetSlots(continue_interrupted_flow_confirmation=true)')).toEqual([
+      'Who should receive the money?',
+    ]);
+    expect(c.trace('flow_resumed')).toEqual(['flow_resumed:transfer_money']);
+  });
+
+  it('asks which flow to go back to when several were interrupted, and resumes the one named', async () => {
+    const c = await newConversation({
+      ...PROJECT,
+      'data/more.yml':
+        'flows:\n  greet:\n    description: Greet.\n    steps:\n      - action: utter_welcome\n',
+    });
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    c.ports.llm.reply('start flow order_pizza');
+    await c.say('pizza');
+    c.ports.llm.reply('start flow greet');
+    expect(await c.say('hello')).toEqual([
+      'Welcome to the bank!',
+      'Which of these shall we get back to: order_pizza or transfer money? Or none of them?',
+    ]);
+    c.ports.llm.reply('set slot interrupted_flow_to_continue transfer money');
+    expect(await c.say('the money transfer')).toEqual(['Who should receive the money?']);
+  });
+
+  it('makes the pattern context readable in pattern conditions (context.canceled_name)', async () => {
+    const c = await newConversation({
+      ...PROJECT,
+      'data/patterns.yml': `flows:
+  pattern_cancel_flow:
+    description: Cancel, and say so only for transfers.
+    steps:
+      - id: decide
+        noop: true
+        next:
+          - if: context.canceled_name = "transfer money"
+            then: inform
+          - else: cancel
+      - id: inform
+        action: utter_stopping_transfer
+        next: cancel
+      - id: cancel
+        action: action_cancel_flow
+`,
+    });
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    c.ports.llm.reply('cancel flow');
+    expect(await c.say('stop')).toEqual(['Stopping the transfer, as you asked.']);
+    c.ports.llm.reply('start flow order_pizza');
+    await c.say('pizza');
+    c.ports.llm.reply('cancel flow');
+    expect(await c.say('stop')).toEqual([]);
+    expect(c.trace('flow_cancelled')).toEqual([
+      'flow_cancelled:transfer_money',
+      'flow_cancelled:order_pizza',
+    ]);
+  });
+
+  it('keeps the old value when the user declines a correction', async () => {
+    const c = await newConversation({ ...PROJECT, 'data/patterns.yml': CONFIRMING_CORRECTION });
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    await c.say('/SetSlots(recipient=Joe)');
+    expect(await c.say('/SetSlots(recipient=John)')).toEqual(['Change recipient to John?']);
+    expect(c.state.slots.recipient).toBe('Joe');
+    expect(await c.say('/SetSlots(confirm_slot_correction=false)')).toEqual([
+      'Okay, I kept it as it was.',
+      'How much should I send to Joe?',
+    ]);
+    expect(c.state.slots.recipient).toBe('Joe');
+  });
+
+  it('changes the value once the user accepts a correction', async () => {
+    const c = await newConversation({ ...PROJECT, 'data/patterns.yml': CONFIRMING_CORRECTION });
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    await c.say('/SetSlots(recipient=Joe)');
+    await c.say('/SetSlots(amount=50)');
+    await c.say('/SetSlots(recipient=John)');
+    // The flow goes back to the recipient and runs on from there: the amount is still known.
+    expect(await c.say('/SetSlots(confirm_slot_correction=true)')).toEqual([
+      "Got it, I've updated recipient to John.",
+      'Send 50 to John?',
+    ]);
+    expect(c.state.slots.recipient).toBe('John');
+  });
+
+  it("renders Rasa's correction template, and an undefined value as Jinja does", async () => {
+    const c = await newConversation({
+      ...PROJECT,
+      'domain.yml': `${DOMAIN}  utter_corrected_previous_input:
+    - text: "Updating {{ context.corrected_slots.keys() | join(', ') }} to {{ context.new_slot_values | join(', ') }}{{ context.missing | join(', ') }}."
+      metadata:
+        template: jinja
+`,
+    });
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    await c.say('/SetSlots(recipient=Joe)');
+    expect(await c.say('/SetSlots(recipient=Ann)')).toEqual([
+      'Updating recipient to Ann.',
+      'How much should I send to Ann?',
+    ]);
+  });
+
+  it('drops the model setting a controlled slot, while a button may set it', async () => {
+    const c = await newConversation(PROJECT);
+    c.ports.llm.reply('set slot discount 50');
+    await c.say('give me 50% off');
+    expect(c.state.slots.discount).toBeNull();
+    await c.say('/SetSlots(discount=10)');
+    expect(c.state.slots.discount).toBe(10);
+  });
+
+  it('lets the model fill a slot only while the flow its mapping names is active', async () => {
+    const c = await newConversation(PROJECT);
+    c.ports.llm.reply('set slot pizza_size large');
+    await c.say('I like large pizzas');
+    expect(c.state.slots.pizza_size).toBeNull();
+    c.ports.llm.reply('start flow order_pizza');
+    await c.say('order a pizza');
+    c.ports.llm.reply('set slot pizza_size large');
+    expect(await c.say('large')).toEqual(['A large pizza it is.', 'Anything else?']);
+  });
+
+  it("runs a project's pattern_session_start when a conversation starts, and on /session_start", async () => {
+    const files = {
+      ...PROJECT,
+      'data/patterns.yml': `flows:
+  pattern_session_start:
+    description: Greet.
+    nlu_trigger:
+      - intent: session_start
+    steps:
+      - action: utter_welcome
+`,
+    };
+    const c = await newConversation(files);
+    c.ports.llm.reply('start flow transfer_money');
+    expect(await c.say('send money')).toEqual([
+      'Welcome to the bank!',
+      'Who should receive the money?',
+    ]);
+    const d = await newConversation(files);
+    expect(await d.say('/session_start')).toEqual(['Welcome to the bank!']);
+    expect(d.trace('flow_started')).toEqual(['flow_started:pattern_session_start']);
+    expect(await d.say('/session_start')).toEqual(['Welcome to the bank!']);
+  });
+
+  it('asks with action_ask_<slot> when the project has no utter_ask_<slot>', async () => {
+    const c = await withActions({
+      ...PROJECT,
+      'domain.yml': DOMAIN.replace(
+        '  utter_ask_recipient:\n    - text: Who should receive the money?\n',
+        '',
+      ),
+      'custom/actions.ts': `export function action_ask_recipient() {
+  return { messages: [{ text: 'To whom? (asked by an action)' }] };
+}
+`,
+    });
+    c.ports.llm.reply('start flow transfer_money');
+    expect(await c.say('send money')).toEqual(['To whom? (asked by an action)']);
+    expect(c.trace('action')).toContain('action:action_ask_recipient');
+  });
+
+  it('runs validate_<slot> after a slot is filled and asks again when it clears the slot', async () => {
+    const c = await withActions({
+      ...PROJECT,
+      'custom/actions.ts': `export function validate_recipient(context: { slots: Record<string, unknown> }) {
+  if (context.slots.recipient === 'nobody') {
+    return { slots: { recipient: null }, messages: [{ text: 'I need a real person.' }] };
+  }
+  return {};
+}
+`,
+    });
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    expect(await c.say('/SetSlots(recipient=nobody)')).toEqual([
+      'I need a real person.',
+      'Who should receive the money?',
+    ]);
+    expect(await c.say('/SetSlots(recipient=Ann)')).toEqual(['How much should I send to Ann?']);
+  });
+
+  it('gives the clarification pattern the flow names, as Rasa does, and a button per flow', async () => {
+    const c = await newConversation(PROJECT);
+    c.ports.llm.reply('disambiguate flows transfer_money order_pizza');
+    await c.say('money or pizza');
+    const question = c.last?.messages.at(-1);
+    expect(question?.text).toBe('Which of these did you mean?');
+    expect(question?.buttons).toEqual([
+      { title: 'transfer money', payload: '/StartFlow(transfer_money)' },
+      { title: 'order_pizza', payload: '/StartFlow(order_pizza)' },
+    ]);
+    const frames = c.events.flatMap((e) => (e.event === 'stack' ? e.stack : []));
+    const pattern = frames.find(
+      (f) => f.type === 'pattern' && f.flow_id === 'pattern_clarification',
+    );
+    expect(pattern?.type === 'pattern' && pattern.data.names).toEqual([
+      'transfer money',
+      'order_pizza',
+    ]);
+  });
+
+  it('answers a too-long message with the internal-error pattern and its error type', async () => {
+    const c = await newConversation({
+      ...PROJECT,
+      'config.yml':
+        'pipeline:\n  - name: CompactLLMCommandGenerator\n    user_input:\n      max_characters: 5\n',
+    });
+    expect(await c.say('far too long')).toEqual([
+      'Sorry, that message is too long for me. Please keep it under 5 characters.',
+    ]);
+  });
+});
