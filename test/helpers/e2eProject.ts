@@ -165,7 +165,6 @@ test_cases:
       - user: make it 60
         assertion_order_enabled: true
         assertions:
-          # As in Rasa: the correction pattern starts, then its action sets the slot.
           - flow_started: pattern_correction
           - slot_was_set:
               - name: amount
