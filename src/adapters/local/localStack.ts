@@ -5,6 +5,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { projectActions } from '../../actionServer/index.js';
 import { projectAgents } from '../../agents/index.js';
 import type { Assistant } from '../../assistant/index.js';
 import { a2aPushChannel, standardChannels } from '../../channels/index.js';
@@ -161,7 +162,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dialogue: {
         assistant,
         models: llm ? () => llm : models,
-        actions: await loadProjectActions(assistant),
+        actions: projectActions(await loadProjectActions(assistant), {
+          assistant,
+          secrets,
+          logger,
+        }),
         mcp: mcp.flowTools,
         runners,
         random: Math.random,
