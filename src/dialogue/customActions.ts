@@ -4,7 +4,7 @@ import type { TurnContext } from './context.js';
 import { isTransientFailure, TurnUnavailableError } from './errors.js';
 import { cancelFrames, failCurrentActivity } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
-import type { ActionResponse, ActionResult } from './ports.js';
+import type { ActionContext, ActionResponse, ActionResult } from './ports.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { renderResponse, selectVariation } from './responses/render.js';
 import type { StepOutcome } from './steps.js';
@@ -35,31 +35,11 @@ export async function runCustomAction(
     failCurrentActivity(ctx, `unknown action ${name}`);
     return 'yield';
   }
-  // The action sees the conversation up to itself, as Rasa's tracker shows it to an action.
-  const before = ctx.turn.snapshot();
+  const context = actionContextOf(ctx, frame);
   ctx.turn.emit({ event: 'action', name });
   let result: ActionResult;
   try {
-    result = await ctx.ports.actions.run(name, {
-      senderId: ctx.turn.senderId,
-      slots: ctx.turn.slots,
-      latestMessage: ctx.turn.userMessage,
-      flowId: frame.flow_id,
-      stepId: frame.step_id,
-      events: before.recent_events,
-      stack: before.stack,
-      ...(ctx.turn.userMetadata ? { latestMetadata: ctx.turn.userMetadata } : {}),
-      ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
-      ...(ctx.callKey !== undefined
-        ? {
-            callKey: [ctx.callKey, frame.frame_id, frame.step_id, ctx.turn.nextToolCall()].join(
-              '|',
-            ),
-          }
-        : {}),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
-    });
+    result = await ctx.ports.actions.run(name, context);
   } catch (error) {
     if (ctx.signal?.aborted) throw error;
     // Kept in the conversation's state as the error pattern's reason: short, whatever the port said.
@@ -71,6 +51,49 @@ export async function runCustomAction(
     failCurrentActivity(ctx, failure);
     return 'yield';
   }
+  return applyActionResult(ctx, frame, name, result, followups);
+}
+
+/**
+ * What an action about to run sees: the conversation up to itself (recent events and stack, as
+ * Rasa's tracker shows it to an action), and a call key that is the same when the turn runs
+ * again. Call it once per run, before the run's `action` event.
+ */
+export function actionContextOf(ctx: TurnContext, frame: StepFrame): ActionContext {
+  const before = ctx.turn.snapshot();
+  return {
+    senderId: ctx.turn.senderId,
+    slots: ctx.turn.slots,
+    latestMessage: ctx.turn.userMessage,
+    flowId: frame.flow_id,
+    stepId: frame.step_id,
+    events: before.recent_events,
+    stack: before.stack,
+    ...(ctx.turn.userMetadata ? { latestMetadata: ctx.turn.userMetadata } : {}),
+    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
+    ...(ctx.callKey !== undefined
+      ? {
+          callKey: [ctx.callKey, frame.frame_id, frame.step_id, ctx.turn.nextToolCall()].join('|'),
+        }
+      : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+  };
+}
+
+/**
+ * Applies what an action returned: a rejection ends the flow with the internal-error pattern;
+ * otherwise its messages and responses are said (named responses with the slots it found, as
+ * Rasa renders an action's responses), slots are reset or the conversation restarted, its slots
+ * set, and its follow-up action run.
+ */
+export async function applyActionResult(
+  ctx: TurnContext,
+  frame: StepFrame,
+  name: string,
+  result: ActionResult,
+  followups = 0,
+): Promise<StepOutcome> {
   if (result.rejected !== undefined) {
     failCurrentActivity(
       ctx,
@@ -78,7 +101,6 @@ export async function runCustomAction(
     );
     return 'yield';
   }
-  // Named responses read the slots the action found, as Rasa renders an action's responses.
   const said = (result.responses ?? []).flatMap((response) => {
     const message = renderActionResponse(ctx, frame, response);
     return message ? [message] : [];
