@@ -8,7 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionEndpointConfig } from '../assistant/index.js';
 import { retryAfterOf, type SecretStore } from '../runtime/index.js';
-import { ActionAnswer, RejectionAnswer } from './answer.js';
+import { ActionAnswer } from './answer.js';
+import { readLimited, rejectionOf } from './bodies.js';
 import { ActionServerError, ActionServerUnavailableError } from './errors.js';
 
 /** The header that carries a call's idempotency key. */
@@ -23,8 +24,6 @@ export const RETRY_BASE_MS = 250;
 const MAX_INLINE_WAIT_MS = 2000;
 /** The largest answer read. */
 export const MAX_ANSWER_BYTES = 1_000_000;
-/** The longest part of a server's own words (a rejection's reason) kept. */
-const MAX_REASON_CHARS = 300;
 
 const RETRIED_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -108,7 +107,11 @@ export class ActionServerClient {
       if (status >= 200 && status < 300) {
         return { kind: 'answer', answer: await this.readAnswer(response, call, timeoutMs) };
       }
-      if (status === 400) return { kind: 'rejected', reason: redact(await rejectionOf(response)) };
+      if (status === 400)
+        return {
+          kind: 'rejected',
+          reason: redact(await rejectionOf(response, MAX_ANSWER_BYTES)),
+        };
       await response.body?.cancel().catch(() => undefined);
       if (status === 449) return { kind: 'domain-missing' };
       if (status === 404) {
@@ -229,45 +232,6 @@ export class ActionServerClient {
       { cause: error },
     );
   }
-}
-
-/** The reason of a 400 answer: `error` of `{error, action_name}`, or a plain refusal. */
-async function rejectionOf(response: Response): Promise<string> {
-  let text = '';
-  try {
-    text = await readLimited(response, MAX_ANSWER_BYTES);
-  } catch {
-    // No reason could be read: the refusal stands without one.
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const parsed = RejectionAnswer.safeParse(json);
-  const reason = parsed.success ? parsed.data.error : undefined;
-  if (!reason) return 'the action server refused to run it (HTTP 400)';
-  return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS)}…`;
-}
-
-/** The body as text, refused when it is longer than `limit` bytes. */
-async function readLimited(response: Response, limit: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new ActionServerError(`answered with more than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A signal that aborts with the job's, or after `timeoutMs`. */
