@@ -1,4 +1,5 @@
 import { assistant, modules } from '@switchboard/bundle';
+import { projectActions } from '../../src/actionServer/index.js';
 import { projectAgents } from '../../src/agents/index.js';
 import { MODEL_KEY_SECRET } from '../../src/build/secretNames.js';
 import { loadProjectActions } from '../../src/extensions/index.js';
@@ -12,7 +13,8 @@ import { awsRuntimeParts } from './parts.js';
 /**
  * The worker's runtime, built once per container: the assistant and its modules from the
  * generated bundle, the model key from Secrets Manager when the environment names none, the MCP
- * servers' connections and the agents' runners, kept for the container's life.
+ * servers' connections, the agents' runners and the custom actions (TypeScript, or on the
+ * project's Rasa action server), kept for the container's life.
  */
 const mcp = await projectMcp({ assistant, secrets: projectSecrets, logger, modules });
 const models = modelFactory({
@@ -29,7 +31,11 @@ export const runtime = createRuntime({
   dialogue: {
     assistant,
     models,
-    actions: await loadProjectActions(assistant, modules),
+    actions: projectActions(await loadProjectActions(assistant, modules), {
+      assistant,
+      secrets: projectSecrets,
+      logger,
+    }),
     mcp: mcp.flowTools,
     runners: await projectAgents({
       assistant,

@@ -93,6 +93,8 @@ export interface Assistant {
   readonly actions: readonly string[];
   /** Custom actions the domain lists; those not in `actions` run on the action server. */
   readonly domainActions: readonly string[];
+  /** Domain actions whose entry asks for the domain (`- action_x: {send_domain: true}`). */
+  readonly domainActionsSendingDomain?: readonly string[];
   /** A Rasa action server (`url`) or Rasa's in-process Python module, as endpoints.yml says. */
   readonly actionEndpoint?: ActionEndpointConfig;
   /** Every TypeScript extension the project names (`module`, `pre_call_hook`), by dotted path. */

@@ -5,9 +5,9 @@ export const MODEL_KEY_SECRET = 'OPENAI_API_KEY';
 
 /**
  * The secrets a deployment of this assistant reads, without the deployment's prefix: every
- * `${VAR}` credential (models, MCP servers, agents), the model key, and for each server's
- * `conversation_secret` the pattern of its per-conversation secrets (`customers/*` for
- * `customers/{sender_id}`). Sorted, each once.
+ * `${VAR}` credential (models, MCP servers, agents, the action server's token), the model key,
+ * and for each server's `conversation_secret` the pattern of its per-conversation secrets
+ * (`customers/*` for `customers/{sender_id}`). Sorted, each once.
  */
 export function deployedSecretNames(assistant: Assistant): string[] {
   const names = new Set<string>([MODEL_KEY_SECRET]);
@@ -26,6 +26,7 @@ export function deployedSecretNames(assistant: Assistant): string[] {
   visit(assistant.rephraser?.llm);
   visit(assistant.modelGroups);
   visit(assistant.mcpServers);
+  visit(assistant.actionEndpoint);
   visit(Object.values(assistant.agents).map((agent) => agent.configuration));
   for (const server of Object.values(assistant.mcpServers)) {
     const perConversation = server.conversation_secret?.secret_id;

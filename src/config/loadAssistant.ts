@@ -174,6 +174,7 @@ function buildAssistant(
     agents,
     actions: found.actions,
     domainActions: [...index.domainActions.keys()],
+    domainActionsSendingDomain: [...index.domainActionsSendingDomain],
     extensions: Object.fromEntries(extensions),
   };
 }

@@ -32,6 +32,8 @@ export interface ProjectIndex {
   readonly agents: ReadonlyMap<string, AgentFile>;
   /** Custom actions the domain declares (`actions:`); a name listed twice is kept once. */
   readonly domainActions: ReadonlyMap<string, Defined<string>>;
+  /** Domain actions whose entry says `send_domain: true`. */
+  readonly domainActionsSendingDomain: ReadonlySet<string>;
   readonly actionEndpoint: Defined<ActionEndpointConfig> | undefined;
 }
 
@@ -41,6 +43,7 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
   const responses = new Map<string, Defined<readonly ResponseVariation[]>>();
   const intents = new Set<string>();
   const domainActions = new Map<string, Defined<string>>();
+  const domainActionsSendingDomain = new Set<string>();
   for (const { source, value } of files.domains) {
     for (const [name, slot] of Object.entries(value.slots)) {
       add(ctx, 'slot', slots, name, { value: slot, source, path: ['slots', name], anchor: 'key' });
@@ -62,6 +65,9 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
         const anchor = typeof entry === 'string' ? 'value' : 'key';
         const path = typeof entry === 'string' ? ['actions', i] : ['actions', i, name];
         domainActions.set(name, { value: name, source, path, anchor });
+      }
+      if (typeof entry !== 'string' && sendsDomain(entry[name])) {
+        domainActionsSendingDomain.add(name);
       }
     });
   }
@@ -124,8 +130,18 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
     modelGroups,
     agents,
     domainActions,
+    domainActionsSendingDomain,
     actionEndpoint,
   };
+}
+
+/** Whether a domain action's options ask for the domain (`send_domain: true`). */
+function sendsDomain(options: unknown): boolean {
+  return (
+    options !== null &&
+    typeof options === 'object' &&
+    (options as Record<string, unknown>).send_domain === true
+  );
 }
 
 function add<T>(

@@ -1,40 +1,212 @@
+import { BUILTIN_ACTIONS } from '../assistant/index.js';
+import { runBuiltinAction } from './builtinActions.js';
 import type { TurnContext } from './context.js';
-import { failCurrentActivity } from './frameLifecycle.js';
+import { isTransientFailure, TurnUnavailableError } from './errors.js';
+import { cancelFrames, failCurrentActivity } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
+import type { ActionContext, ActionResponse, ActionResult } from './ports.js';
+import type { BotMessage } from './responses/botMessage.js';
+import { renderResponse, selectVariation } from './responses/render.js';
 import type { StepOutcome } from './steps.js';
+import { renderNamed, utter } from './utter.js';
+
+/** The longest failure reason of an action kept in the error pattern. */
+const MAX_REASON = 500;
+/** Follow-up actions one action may chain; more means they loop. */
+const MAX_FOLLOWUPS = 10;
+
+/** An action failed in a way a later try may not, and the turn leaves retrying to its caller. */
+export class ActionUnavailableError extends TurnUnavailableError {
+  override readonly name = 'ActionUnavailableError';
+}
 
 /**
- * Runs a custom action of the project. An unknown action or one that throws ends the current
- * flow with the internal-error pattern instead of failing the turn.
+ * Runs a custom action of the project. An unknown action, one that throws or one that declines
+ * to run ends the current flow with the internal-error pattern instead of failing the turn; a
+ * failure worth another try is left to the caller when the turn asks for that.
  */
 export async function runCustomAction(
   ctx: TurnContext,
   frame: StepFrame,
   name: string,
+  followups = 0,
 ): Promise<StepOutcome> {
   if (!ctx.ports.actions.has(name)) {
     failCurrentActivity(ctx, `unknown action ${name}`);
     return 'yield';
   }
+  const context = actionContextOf(ctx, frame);
   ctx.turn.emit({ event: 'action', name });
+  let result: ActionResult;
   try {
-    const result = await ctx.ports.actions.run(name, {
-      senderId: ctx.turn.senderId,
-      slots: ctx.turn.slots,
-      latestMessage: ctx.turn.userMessage,
-      flowId: frame.flow_id,
-      stepId: frame.step_id,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
-    });
-    for (const [slot, value] of Object.entries(result.slots ?? {})) ctx.turn.setSlot(slot, value);
-    for (const message of result.messages ?? []) ctx.turn.say(message);
-    return 'advance';
+    result = await ctx.ports.actions.run(name, context);
   } catch (error) {
+    if (ctx.signal?.aborted) throw error;
+    // Kept in the conversation's state as the error pattern's reason: short, whatever the port said.
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_REASON);
+    const failure = `action ${name} failed: ${reason}`;
+    if (ctx.retryUnavailable && isTransientFailure(error)) {
+      throw new ActionUnavailableError(failure, retryAfterOf(error), { cause: error });
+    }
+    failCurrentActivity(ctx, failure);
+    return 'yield';
+  }
+  return applyActionResult(ctx, frame, name, result, followups);
+}
+
+/**
+ * What an action about to run sees: the conversation up to itself (recent events and stack, as
+ * Rasa's tracker shows it to an action), and a call key that is the same when the turn runs
+ * again. Call it once per run, before the run's `action` event.
+ */
+export function actionContextOf(ctx: TurnContext, frame: StepFrame): ActionContext {
+  const before = ctx.turn.snapshot();
+  return {
+    senderId: ctx.turn.senderId,
+    slots: ctx.turn.slots,
+    latestMessage: ctx.turn.userMessage,
+    flowId: frame.flow_id,
+    stepId: frame.step_id,
+    events: before.recent_events,
+    stack: before.stack,
+    ...(ctx.turn.userMetadata ? { latestMetadata: ctx.turn.userMetadata } : {}),
+    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
+    ...(ctx.callKey !== undefined
+      ? {
+          callKey: [ctx.callKey, frame.frame_id, frame.step_id, ctx.turn.nextToolCall()].join('|'),
+        }
+      : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+  };
+}
+
+/**
+ * Applies what an action returned: a rejection ends the flow with the internal-error pattern;
+ * otherwise its messages and responses are said (named responses with the slots it found, as
+ * Rasa renders an action's responses), slots are reset or the conversation restarted, its slots
+ * set, and its follow-up action run.
+ */
+export async function applyActionResult(
+  ctx: TurnContext,
+  frame: StepFrame,
+  name: string,
+  result: ActionResult,
+  followups = 0,
+): Promise<StepOutcome> {
+  if (result.rejected !== undefined) {
     failCurrentActivity(
       ctx,
-      `action ${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      `action ${name} was rejected: ${result.rejected.slice(0, MAX_REASON)}`,
     );
     return 'yield';
   }
+  const said = (result.responses ?? []).flatMap((response) => {
+    const message = renderActionResponse(ctx, frame, response);
+    return message ? [message] : [];
+  });
+  for (const message of result.messages ?? []) ctx.turn.say(message);
+  for (const message of said) ctx.turn.say(message);
+  if (result.restart) {
+    cancelFrames(ctx, ctx.turn.stack);
+    resetSlots(ctx);
+  } else if (result.resetSlots) {
+    resetSlots(ctx);
+  }
+  for (const [slot, value] of Object.entries(result.slots ?? {})) ctx.turn.setSlot(slot, value);
+  if (result.restart) return 'yield';
+  return result.followup === undefined
+    ? 'advance'
+    : runFollowup(ctx, frame, result.followup, followups + 1);
+}
+
+/** Runs the action an action asked for next: a response, a built-in or a custom action. */
+async function runFollowup(
+  ctx: TurnContext,
+  frame: StepFrame,
+  name: string,
+  followups: number,
+): Promise<StepOutcome> {
+  if (followups > MAX_FOLLOWUPS) {
+    failCurrentActivity(
+      ctx,
+      `more than ${MAX_FOLLOWUPS} follow-up actions in a row; do they loop?`,
+    );
+    return 'yield';
+  }
+  if (ctx.model.responses[name]) {
+    utter(ctx.model, ctx.turn, name, renderOptions(ctx, frame));
+    return 'advance';
+  }
+  if (BUILTIN_ACTIONS.has(name)) return runBuiltinAction(ctx, frame, name);
+  if (ctx.ports.actions.has(name)) return runCustomAction(ctx, frame, name, followups);
+  // Rasa ignores a follow-up action it does not know, and so does the flow here.
+  return 'advance';
+}
+
+/**
+ * The message of one response an action asked for. A named response is rendered with the
+ * action's variables over the slots (the variation chosen by the slots alone); a name the
+ * domain does not define says nothing, as in Rasa.
+ */
+function renderActionResponse(
+  ctx: TurnContext,
+  frame: StepFrame,
+  response: ActionResponse,
+): BotMessage | undefined {
+  const { name, message } = response;
+  if (name === undefined) return message;
+  const rendered =
+    response.variables && Object.keys(response.variables).length > 0
+      ? renderWithVariables(ctx, frame, name, response.variables)
+      : renderNamed(ctx.model, ctx.turn, name, renderOptions(ctx, frame));
+  if (!rendered || !message) return rendered;
+  const buttons = [...(rendered.buttons ?? []), ...(message.buttons ?? [])];
+  return {
+    ...rendered,
+    ...message,
+    ...(buttons.length > 0 ? { buttons } : {}),
+    response: name,
+    ...(rendered.metadata || message.metadata
+      ? { metadata: { ...rendered.metadata, ...message.metadata } }
+      : {}),
+  };
+}
+
+function renderWithVariables(
+  ctx: TurnContext,
+  frame: StepFrame,
+  name: string,
+  variables: Readonly<Record<string, unknown>>,
+): BotMessage | undefined {
+  const variations = ctx.model.responses[name];
+  if (!variations) return undefined;
+  const options = renderOptions(ctx, frame);
+  const chosen = selectVariation(variations, { slots: ctx.turn.slots, ...options });
+  if (!chosen) return undefined;
+  const { condition: _condition, ...unconditional } = chosen;
+  return renderResponse(name, [unconditional], {
+    ...options,
+    slots: { ...ctx.turn.slots, ...variables },
+  });
+}
+
+function renderOptions(ctx: TurnContext, frame: StepFrame) {
+  return {
+    random: ctx.ports.random,
+    context: frame.type === 'pattern' ? frame.data : {},
+    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
+  };
+}
+
+function resetSlots(ctx: TurnContext): void {
+  for (const [name, slot] of Object.entries(ctx.model.slots)) {
+    ctx.turn.setSlot(name, slot.initial_value ?? null);
+  }
+}
+
+/** The wait a transient failure names, when it names one. */
+function retryAfterOf(error: unknown): number | undefined {
+  const value = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  return typeof value === 'number' ? value : undefined;
 }

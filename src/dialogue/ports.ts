@@ -1,4 +1,6 @@
 import type { AgentInput, AgentOutput, SubAgent } from '../assistant/index.js';
+import type { DialogueEvent } from './events.js';
+import type { Frame } from './frames.js';
 import type { BotMessage } from './responses/botMessage.js';
 
 /** One chat message sent to a language model. */
@@ -109,15 +111,59 @@ export interface ActionContext {
   readonly signal?: AbortSignal;
   /** When the action must be over (ms since the epoch). */
   readonly deadline?: number;
+  /** The conversation's recent events up to this action, oldest first (a bounded window). */
+  readonly events?: readonly DialogueEvent[];
+  /** The dialogue stack, bottom first. */
+  readonly stack?: readonly Frame[];
+  /** What the channel sent along with the latest user message, when this turn answers one. */
+  readonly latestMetadata?: Readonly<Record<string, unknown>>;
+  /** The channel the conversation is on (`rest`, …). */
+  readonly channel?: string;
+  /**
+   * The same for this call when its job runs again (after a crash, a lost race or a retry of the
+   * turn) and different for every other call: an idempotency key for the action's effects.
+   */
+  readonly callKey?: string;
+}
+
+/**
+ * A message an action asks for: `message` as it is, or the domain response `name` rendered
+ * with the slots as the action found them and `variables` (which win over slots of the same
+ * name). With a name, `message` changes the rendered response: its buttons are added, its other
+ * fields replace the response's.
+ */
+export interface ActionResponse {
+  readonly name?: string;
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly message?: BotMessage;
 }
 
 /** What a custom action returns: slot changes and messages for the user. */
 export interface ActionResult {
   readonly slots?: Readonly<Record<string, unknown>>;
   readonly messages?: readonly BotMessage[];
+  /** Messages said after `messages`, in order; named responses are rendered here. */
+  readonly responses?: readonly ActionResponse[];
+  /** Every slot goes back to its initial value before `slots` apply. */
+  readonly resetSlots?: boolean;
+  /**
+   * The conversation starts over after the messages: every flow ends and every slot is reset
+   * before `slots` apply.
+   */
+  readonly restart?: boolean;
+  /** An action to run right after this one (a response, a built-in or a custom action). */
+  readonly followup?: string;
+  /**
+   * The action declined to run, for this reason: nothing else of the result applies and the
+   * flow ends with the internal-error pattern.
+   */
+  readonly rejected?: string;
 }
 
-/** The project's custom actions. */
+/**
+ * The project's custom actions. `run` rejects with an error carrying `transient: true` (and
+ * `retryAfterMs` when known) when a later try may succeed.
+ */
 export interface ActionPort {
   has(name: string): boolean;
   run(name: string, context: ActionContext): Promise<ActionResult>;

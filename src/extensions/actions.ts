@@ -13,10 +13,23 @@ const Result = z
   .object({
     slots: z.record(z.string(), z.unknown()).optional(),
     messages: z.array(BotMessage).optional(),
+    responses: z
+      .array(
+        z.object({
+          name: z.string().optional(),
+          variables: z.record(z.string(), z.unknown()).optional(),
+          message: BotMessage.optional(),
+        }),
+      )
+      .optional(),
+    resetSlots: z.boolean().optional(),
+    restart: z.boolean().optional(),
+    followup: z.string().optional(),
+    rejected: z.string().optional(),
   })
   .optional();
 
-/** A custom action returned something other than `{ slots?, messages? }`. */
+/** A custom action returned something other than an `ActionResult`. */
 export class ActionResultError extends Error {
   override readonly name = 'ActionResultError';
 }
@@ -44,7 +57,7 @@ export async function loadProjectActions(
       const parsed = Result.safeParse(await action(context));
       if (!parsed.success) {
         throw new ActionResultError(
-          `custom action ${name} returned ${parsed.error.issues[0]?.message ?? 'an invalid result'}; return { slots?, messages? }`,
+          `custom action ${name} returned ${parsed.error.issues[0]?.message ?? 'an invalid result'}; return { slots?, messages?, responses? }`,
         );
       }
       return parsed.data ?? {};

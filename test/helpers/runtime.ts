@@ -11,7 +11,12 @@ import type { StoreMeter } from '../../src/adapters/aws/storeMeter.js';
 import { ensureQueues } from '../../src/adapters/local/emulators.js';
 import type { Assistant, LlmConfig } from '../../src/assistant/index.js';
 import { standardChannels } from '../../src/channels/index.js';
-import { type LlmPort, type McpToolPort, NO_ACTIONS } from '../../src/dialogue/index.js';
+import {
+  type ActionPort,
+  type LlmPort,
+  type McpToolPort,
+  NO_ACTIONS,
+} from '../../src/dialogue/index.js';
 import {
   type AgentRunners,
   type AgentRunRecord,
@@ -79,6 +84,8 @@ export async function testRuntime(
     jobBudgetMs?: number;
     /** The MCP tools flows call (scripted by default). */
     mcp?: McpToolPort;
+    /** The custom actions (none by default). */
+    actions?: ActionPort;
     /** The channels (the standard ones by default). */
     channels?: ChannelFactory;
   } = {},
@@ -126,7 +133,7 @@ export async function testRuntime(
     dialogue: {
       assistant,
       models: options.models ?? (() => options.model ?? llm),
-      actions: NO_ACTIONS,
+      actions: options.actions ?? NO_ACTIONS,
       mcp: options.mcp ?? new ScriptedTools(),
       runners: options.runners ?? NO_RUNNERS,
       random: options.random ?? (() => 0),

@@ -118,6 +118,19 @@ describe('deployedSecretNames', () => {
     const { assistant } = await generateAssistantBundle(dir, undefined, out);
     expect(deployedSecretNames(assistant)).toEqual(['MODEL_KEY', 'OPENAI_API_KEY', 'TOOLS_KEY']);
   });
+
+  it("lists the action server's token", async () => {
+    const dir = await writeProject({
+      ...BASE_PROJECT,
+      'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}action_endpoint:
+  url: http://127.0.0.1:5055/webhook
+  token: \${ACTION_TOKEN}
+`,
+    });
+    const out = await tempDir('switchboard-bundle-');
+    const { assistant } = await generateAssistantBundle(dir, undefined, out);
+    expect(deployedSecretNames(assistant)).toEqual(['ACTION_TOKEN', 'OPENAI_API_KEY']);
+  });
 });
 
 describe('importSpecifier', () => {

@@ -5,6 +5,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { projectActions } from '../../actionServer/index.js';
 import { projectAgents } from '../../agents/index.js';
 import type { Assistant } from '../../assistant/index.js';
 import { a2aPushChannel, standardChannels } from '../../channels/index.js';
@@ -165,7 +166,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         assistant,
         models: llm ? () => llm : models,
         actions: (options.wrapActions ?? ((actions) => actions))(
-          await loadProjectActions(assistant),
+          projectActions(await loadProjectActions(assistant), { assistant, secrets, logger }),
         ),
         mcp: mcp.flowTools,
         runners,

@@ -89,6 +89,8 @@ export const ActionEndpointConfig = strictObject({
   timeout: PositiveNumber.optional(),
   /** Retries after a connection failure or a 5xx answer (default 2). */
   max_retries: z.number().int().min(0).optional(),
+  /** Send the domain only to actions whose domain entry says `send_domain: true`, as Rasa does. */
+  enable_selective_domain: z.boolean().optional(),
 });
 export type ActionEndpointConfig = z.infer<typeof ActionEndpointConfig>;
 

@@ -150,6 +150,10 @@ class FlowChecker {
         } else if (known && this.mayAsk(step.collect, step.ask_before_filling)) {
           this.question([...path, 'collect'], step.collect);
         }
+        // Rasa validates a collected value with the project's validate_<slot> action.
+        if (actionSource(this.ctx, this.index, `validate_${step.collect}`) === 'python') {
+          this.pythonActions.add(`validate_${step.collect}`);
+        }
         step.rejections.forEach((rejection, j) => {
           this.condition([...path, 'rejections', j, 'if'], rejection.if);
           checkResponseExists(

@@ -308,6 +308,22 @@ connections:
     ]);
   });
 
+  it("keeps Rasa's selective domain: enable_selective_domain and the actions that ask for the domain", async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': `action_endpoint:\n  url: http://127.0.0.1:5055/webhook\n  enable_selective_domain: true\n${BASE_PROJECT['endpoints.yml']}`,
+      'domain.yml': `actions:\n  - action_plain\n  - action_wide: {send_domain: true}\n  - action_narrow: {send_domain: false}\n${BASE_PROJECT['domain.yml']}`,
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+    if (!result.ok) return;
+    expect(result.assistant.actionEndpoint?.enable_selective_domain).toBe(true);
+    expect(result.assistant.domainActions).toEqual([
+      'action_plain',
+      'action_wide',
+      'action_narrow',
+    ]);
+    expect(result.assistant.domainActionsSendingDomain).toEqual(['action_wide']);
+  });
+
   it('refuses a domain action that nothing runs', async () => {
     const { dir, result } = await loadProject({
       'domain.yml': `actions:\n  - action_check_balance\n${BASE_PROJECT['domain.yml']}`,

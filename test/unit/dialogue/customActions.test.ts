@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DialogueEngine } from '../../../src/dialogue/index.js';
+import {
+  type ActionContext,
+  type ActionPort,
+  type ActionResult,
+  DialogueEngine,
+  TurnUnavailableError,
+} from '../../../src/dialogue/index.js';
 import { loadProjectActions } from '../../../src/extensions/index.js';
 import { assistantFrom, Conversation, testPorts } from '../../helpers/dialogue.js';
 
@@ -75,5 +81,189 @@ describe('custom actions', () => {
     expect(await c.say('go')).toEqual([
       'Sorry, something went wrong on my side. Please try again in a moment.',
     ]);
+  });
+});
+
+/** Actions that answer from a script and record what they were given. */
+function scriptedActions(results: Record<string, ActionResult | Error | (() => ActionResult)>) {
+  const contexts: { name: string; context: ActionContext }[] = [];
+  const port: ActionPort = {
+    has: (name) => name in results,
+    run: async (name, context) => {
+      contexts.push({ name, context });
+      const result = results[name];
+      if (result instanceof Error) throw result;
+      return typeof result === 'function' ? result() : (result ?? {});
+    },
+  };
+  return { port, contexts };
+}
+
+const serverFiles = {
+  // The scripted port stands in for the action server; nothing listens at this address.
+  'endpoints.yml': 'action_endpoint:\n  url: http://127.0.0.1:9/webhook\n',
+  'domain.yml': `actions:
+  - action_check
+  - action_more
+slots:
+  balance:
+    type: float
+  account:
+    type: text
+    initial_value: checking
+responses:
+  utter_balance:
+    - text: Your {account} balance is {balance}.
+  utter_greet_user:
+    - condition: slots.account = "savings"
+      text: Hello {name}, saver.
+    - text: Hello {name}.
+      buttons:
+        - title: Balance
+          payload: /check
+`,
+  'data/flows.yml': `flows:
+  check:
+    description: Check the balance.
+    steps:
+      - action: action_check
+      - action: utter_balance
+`,
+};
+
+async function serverConversation(results: Parameters<typeof scriptedActions>[0]) {
+  const actions = scriptedActions(results);
+  const c = new Conversation(
+    new DialogueEngine(await assistantFrom(serverFiles)),
+    testPorts(actions.port),
+    'ann',
+  );
+  c.ports.llm.reply('start flow check');
+  return { c, contexts: actions.contexts };
+}
+
+describe('custom actions with what a Rasa action server answers', () => {
+  it('see the conversation up to themselves: its recent events and stack', async () => {
+    const { c, contexts } = await serverConversation({ action_check: {} });
+    await c.say('my balance please');
+    const context = contexts[0]?.context;
+    expect(context?.events?.map((e) => e.event)).toEqual(['user', 'flow_started']);
+    expect(context?.stack?.map((f) => f.flow_id)).toEqual(['check']);
+    expect(context?.latestMessage).toBe('my balance please');
+  });
+
+  it('say domain responses by name, with variables over the slots the action found', async () => {
+    const { c } = await serverConversation({
+      action_check: {
+        slots: { balance: 12, account: 'savings' },
+        responses: [
+          { message: { text: 'Looking it up.' } },
+          { name: 'utter_greet_user', variables: { name: 'Ann' } },
+          { name: 'utter_greet_user', variables: { name: 'Bo' }, message: { text: 'Hi Bo!' } },
+          { name: 'utter_missing' },
+        ],
+      },
+    });
+    expect(await c.say('balance')).toEqual([
+      'Looking it up.',
+      'Hello Ann.',
+      'Hi Bo!',
+      'Your savings balance is 12.',
+      'Can I help you with anything else?',
+    ]);
+    const greeting = c.last?.messages[1];
+    expect(greeting?.response).toBe('utter_greet_user');
+    expect(greeting?.buttons).toEqual([{ title: 'Balance', payload: '/check' }]);
+  });
+
+  it('reset every slot to its initial value before the slots they set', async () => {
+    const { c } = await serverConversation({
+      action_check: { resetSlots: true, slots: { balance: 3 } },
+    });
+    c.state = { ...c.state, slots: { ...c.state.slots, account: 'joint' } };
+    expect(await c.say('balance')).toContain('Your checking balance is 3.');
+  });
+
+  it('start the conversation over after their messages when they restart it', async () => {
+    const { c } = await serverConversation({
+      action_check: { restart: true, responses: [{ message: { text: 'Starting over.' } }] },
+    });
+    c.state = { ...c.state, slots: { ...c.state.slots, account: 'joint' } };
+    expect(await c.say('balance')).toEqual(['Starting over.']);
+    expect(c.state.stack).toEqual([]);
+    expect(c.state.slots.account).toBe('checking');
+    expect(c.trace('flow_cancelled')).toEqual(['flow_cancelled:check']);
+  });
+
+  it('run the follow-up action they name before the flow goes on', async () => {
+    const { c } = await serverConversation({
+      action_check: { slots: { balance: 5 }, followup: 'action_more' },
+      action_more: { responses: [{ message: { text: 'More.' } }], followup: 'utter_balance' },
+    });
+    expect(await c.say('balance')).toEqual([
+      'More.',
+      'Your checking balance is 5.',
+      'Your checking balance is 5.',
+      'Can I help you with anything else?',
+    ]);
+    expect(c.trace('action')).toEqual(['action:action_check', 'action:action_more']);
+  });
+
+  it('end the flow with the internal-error pattern when follow-ups loop', async () => {
+    const { c } = await serverConversation({ action_check: { followup: 'action_check' } });
+    expect(await c.say('balance')).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+  });
+
+  it('end the flow with the internal-error pattern, and nothing of theirs, when they decline to run', async () => {
+    const { c } = await serverConversation({
+      action_check: {
+        rejected: 'not today',
+        slots: { balance: 1 },
+        responses: [{ message: { text: 'unseen' } }],
+      },
+    });
+    expect(await c.say('balance')).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+    expect(c.state.slots.balance).toBeNull();
+    const errorFrame = c.events
+      .flatMap((e) => (e.event === 'stack' ? e.stack : []))
+      .find((f) => f.flow_id === 'pattern_internal_error');
+    expect(errorFrame && 'data' in errorFrame ? errorFrame.data.reason : undefined).toBe(
+      'action action_check was rejected: not today',
+    );
+  });
+
+  it('leave a failure worth another try to the turn when it asks for that', async () => {
+    const unavailable = Object.assign(new Error('server down'), {
+      transient: true,
+      retryAfterMs: 3000,
+    });
+    const { c } = await serverConversation({ action_check: unavailable });
+    const failure = await c.engine
+      .handleMessage(c.state, { text: 'balance' }, c.ports, { retryUnavailable: true })
+      .catch((e) => e);
+    expect(failure).toBeInstanceOf(TurnUnavailableError);
+    expect(failure.message).toBe('action action_check failed: server down');
+    expect(failure.retryAfterMs).toBe(3000);
+    c.ports.llm.reply('start flow check');
+    expect(await c.say('balance')).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+  });
+
+  it('carry a call key that stays the same when the turn runs again', async () => {
+    const { c, contexts } = await serverConversation({ action_check: {} });
+    const options = { callKey: 'turn-7', channel: 'rest' };
+    await c.engine.handleMessage(c.state, { text: 'balance' }, c.ports, options);
+    c.ports.llm.reply('start flow check');
+    await c.engine.handleMessage(c.state, { text: 'balance' }, c.ports, options);
+    expect(contexts.map((x) => x.context.callKey)).toEqual([
+      'turn-7|f1|0_action_action_check|0',
+      'turn-7|f1|0_action_action_check|0',
+    ]);
+    expect(contexts[0]?.context.channel).toBe('rest');
   });
 });

@@ -1,0 +1,252 @@
+/**
+ * One POST to a Rasa action server's webhook, as Rasa makes it: the token as a query parameter,
+ * the configured headers, JSON in and out. A failed connection or an answer of 408, 429 or 5xx
+ * is tried again after 0.25 s, 0.5 s, 1 s… (`max_retries` times, each wait stretched by up to a
+ * fifth at random) while the job's deadline allows; a request that outlasts `timeout` is not,
+ * as the action may still be running. Every try carries the same `Idempotency-Key`.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ActionEndpointConfig } from '../assistant/index.js';
+import { retryAfterOf, type SecretStore } from '../runtime/index.js';
+import { ActionAnswer } from './answer.js';
+import { readLimited, rejectionOf } from './bodies.js';
+import { ActionServerError, ActionServerUnavailableError } from './errors.js';
+
+/** The header that carries a call's idempotency key. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Seconds a call may take when `timeout` is not set, as in Rasa. */
+export const DEFAULT_TIMEOUT_S = 10;
+/** Retries of a call whose connection failed or that got 408, 429 or 5xx, by default. */
+export const DEFAULT_MAX_RETRIES = 2;
+/** The first retry's delay; each further retry doubles it. */
+export const RETRY_BASE_MS = 250;
+/** The longest `Retry-After` waited for within the call; a longer one ends it. */
+const MAX_INLINE_WAIT_MS = 2000;
+/** The largest answer read. */
+export const MAX_ANSWER_BYTES = 1_000_000;
+
+const RETRIED_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+
+/** What the server answered to one call. */
+export type ServerReply =
+  | { readonly kind: 'answer'; readonly answer: ActionAnswer }
+  | { readonly kind: 'rejected'; readonly reason: string }
+  /** The server needs the domain and was not sent it (Rasa SDK's 449). */
+  | { readonly kind: 'domain-missing' };
+
+export interface CallOptions {
+  readonly idempotencyKey?: string;
+  readonly signal?: AbortSignal;
+  /** When the call must be over (ms since the epoch). */
+  readonly deadline?: number;
+}
+
+export interface ActionServerClientOptions {
+  readonly endpoint: ActionEndpointConfig & { readonly url: string };
+  readonly secrets: SecretStore;
+  readonly fetch?: typeof fetch;
+  readonly now?: () => number;
+  readonly random?: () => number;
+}
+
+/** Calls one action server. */
+export class ActionServerClient {
+  /** The webhook's address as messages and logs name it: no query, no credentials. */
+  readonly address: string;
+  private readonly fetch: typeof fetch;
+  private readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly options: ActionServerClientOptions) {
+    const url = new URL(options.endpoint.url);
+    this.address = `${url.origin}${url.pathname}`;
+    this.fetch = options.fetch ?? fetch;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Posts `body` for the action `actionName`; throws the errors of `./errors.js`. */
+  async post(actionName: string, body: unknown, call: CallOptions): Promise<ServerReply> {
+    const { url, token } = await this.target();
+    const redact = (text: string) =>
+      token && token.length >= 4 ? text.replaceAll(token, '[redacted]') : text;
+    const init = {
+      method: 'POST',
+      headers: {
+        ...this.options.endpoint.headers,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        ...(call.idempotencyKey ? { [IDEMPOTENCY_HEADER]: call.idempotencyKey } : {}),
+      },
+      body: JSON.stringify(body),
+      // A redirect would carry the token elsewhere.
+      redirect: 'manual' as const,
+    };
+    const retries = this.options.endpoint.max_retries ?? DEFAULT_MAX_RETRIES;
+    for (let failures = 0; ; failures++) {
+      const timeoutMs = this.timeoutMs(call.deadline);
+      if (timeoutMs <= 0) {
+        throw new ActionServerUnavailableError(
+          `no time was left in the job to call the action server at ${this.address}`,
+        );
+      }
+      const signal = requestSignal(call.signal, timeoutMs);
+      let response: Response;
+      try {
+        response = await this.fetch(url, { ...init, signal });
+      } catch (error) {
+        const failure = this.failure(error, call, timeoutMs);
+        // Only a failed connection is tried again here: after a timeout the action may still run.
+        const connectionFailed = error instanceof TypeError;
+        if (!connectionFailed || failures >= retries || !(await this.backOff(failures, call))) {
+          throw failure;
+        }
+        continue;
+      }
+      const { status } = response;
+      if (status >= 200 && status < 300) {
+        return { kind: 'answer', answer: await this.readAnswer(response, call, timeoutMs) };
+      }
+      if (status === 400)
+        return {
+          kind: 'rejected',
+          reason: redact(await rejectionOf(response, MAX_ANSWER_BYTES)),
+        };
+      await response.body?.cancel().catch(() => undefined);
+      if (status === 449) return { kind: 'domain-missing' };
+      if (status === 404) {
+        throw new ActionServerError(
+          `the action server at ${this.address} has no action ${actionName} (HTTP 404)`,
+          status,
+        );
+      }
+      if (status >= 300 && status < 400) {
+        throw new ActionServerError(
+          `the action server at ${this.address} redirected the call (HTTP ${status}); set action_endpoint.url to the address that answers`,
+          status,
+        );
+      }
+      if (!RETRIED_STATUSES.has(status)) {
+        throw new ActionServerError(
+          `the action server at ${this.address} answered HTTP ${status}`,
+          status,
+        );
+      }
+      const asked = retryAfterOf(response.headers);
+      const failure = new ActionServerUnavailableError(
+        `the action server at ${this.address} answered HTTP ${status}`,
+        asked,
+      );
+      if (
+        failures >= retries ||
+        (asked ?? 0) > MAX_INLINE_WAIT_MS ||
+        !(await this.backOff(failures, call, asked))
+      ) {
+        throw failure;
+      }
+    }
+  }
+
+  /** The webhook's URL with the token as Rasa sends it, resolved now and never kept. */
+  private async target(): Promise<{ url: string; token: string | undefined }> {
+    const { endpoint, secrets } = this.options;
+    const url = new URL(endpoint.url);
+    if (!endpoint.token) return { url: url.href, token: undefined };
+    const token = await secrets.get(endpoint.token.secret);
+    url.searchParams.set(endpoint.token_name ?? 'token', token);
+    return { url: url.href, token };
+  }
+
+  /** How long the next try may take: `timeout`, within the deadline. */
+  private timeoutMs(deadline: number | undefined): number {
+    const limit = (this.options.endpoint.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
+    return deadline === undefined ? limit : Math.min(limit, deadline - this.now());
+  }
+
+  /** Waits before the next try; false when the deadline leaves no room for one. */
+  private async backOff(failures: number, call: CallOptions, asked?: number): Promise<boolean> {
+    const waitMs = Math.max(RETRY_BASE_MS * 2 ** failures * (1 + 0.2 * this.random()), asked ?? 0);
+    if (call.deadline !== undefined && this.now() + waitMs >= call.deadline) return false;
+    await sleep(waitMs, undefined, call.signal ? { signal: call.signal } : {});
+    return true;
+  }
+
+  private async readAnswer(
+    response: Response,
+    call: CallOptions,
+    timeoutMs: number,
+  ): Promise<ActionAnswer> {
+    let text: string;
+    try {
+      text = await readLimited(response, MAX_ANSWER_BYTES);
+    } catch (error) {
+      throw error instanceof ActionServerError
+        ? new ActionServerError(`the action server at ${this.address} ${error.message}`, 200)
+        : this.failure(error, call, timeoutMs);
+    }
+    let json: unknown;
+    try {
+      json = text.trim() === '' ? null : JSON.parse(text);
+    } catch (error) {
+      throw new ActionServerError(
+        `the action server at ${this.address} answered with malformed JSON`,
+        response.status,
+        { cause: error },
+      );
+    }
+    const parsed = ActionAnswer.safeParse(json);
+    if (!parsed.success) {
+      throw new ActionServerError(
+        `the action server at ${this.address} answered with something other than {events, responses}`,
+        response.status,
+      );
+    }
+    return parsed.data;
+  }
+
+  /** What a failed request means: unavailable (a later try may succeed), or a refusal. */
+  private failure(
+    error: unknown,
+    call: CallOptions,
+    timeoutMs: number,
+  ): ActionServerUnavailableError | ActionServerError {
+    if (call.signal?.aborted) throw call.signal.reason ?? error;
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+      return new ActionServerUnavailableError(
+        `the action server at ${this.address} did not answer within ${formatSeconds(timeoutMs)}`,
+        undefined,
+        { cause: error },
+      );
+    }
+    if (error instanceof TypeError) {
+      const code = networkCode(error);
+      return new ActionServerUnavailableError(
+        `could not reach the action server at ${this.address}${code ? ` (${code})` : ''}; is it running?`,
+        undefined,
+        { cause: error },
+      );
+    }
+    return new ActionServerError(
+      `the call to the action server at ${this.address} failed`,
+      undefined,
+      { cause: error },
+    );
+  }
+}
+
+/** A signal that aborts with the job's, or after `timeoutMs`. */
+function requestSignal(job: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(Math.max(1, timeoutMs));
+  return job ? AbortSignal.any([job, timeout]) : timeout;
+}
+
+function networkCode(error: Error): string | undefined {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if ('code' in current && typeof current.code === 'string') return current.code;
+  }
+  return undefined;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}

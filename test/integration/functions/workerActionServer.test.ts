@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
+import { generateAssistantBundle } from '../../../src/build/index.js';
+import { answer, FakeActionServer } from '../../helpers/fakeActionServer.js';
+import { writeProject } from '../../helpers/project.js';
+import { userMessage } from '../../helpers/runtime.js';
+import { tempDir } from '../../helpers/tempDirs.js';
+import { ACTION_TOKEN, bankProject } from '../actionServer/fixtures.js';
+import {
+  type FunctionsHarness,
+  lambdaContext,
+  SECRET_PREFIX,
+  sqsEvent,
+  startFunctionsHarness,
+} from './harness.js';
+
+// The worker imports its assistant through the esbuild alias; here it is this test's bundle.
+const bundle = vi.hoisted(() => ({ registryFile: '' }));
+vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
+
+type Handler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+describe('worker function with a Rasa action server', () => {
+  let harness: FunctionsHarness;
+  let server: FakeActionServer;
+  let handler: Handler;
+  let replies: DynamoReplyStore;
+  const secrets = mockClient(SecretsManagerClient);
+
+  beforeAll(async () => {
+    server = await FakeActionServer.start({
+      action_check_balance: () => answer([{ event: 'slot', name: 'balance', value: 12 }]),
+    });
+    const files = bankProject(server.url);
+    // A deployment's project has no .env: the token is a secret of the deployment.
+    const dir = await writeProject({ ...files, '.env': undefined });
+    const out = await tempDir('switchboard-bundle-');
+    bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
+    secrets
+      .on(GetSecretValueCommand, { SecretId: `${SECRET_PREFIX}ACTION_TOKEN` })
+      .resolves({ Name: `${SECRET_PREFIX}ACTION_TOKEN`, SecretString: ACTION_TOKEN });
+    harness = await startFunctionsHarness();
+    replies = new DynamoReplyStore({
+      client: harness.documents,
+      tableName: harness.tableName,
+      ttlSeconds: 3600,
+      now: Date.now,
+    });
+    ({ handler } = await import('../../../functions/worker.js'));
+  });
+
+  afterAll(async () => {
+    secrets.restore();
+    await harness?.close();
+    await server?.close();
+  });
+
+  it('runs the action on the server with the token from the secret store, and keeps it out of the table', async () => {
+    const job = userMessage(`bank-${randomUUID().slice(0, 8)}`, '/check_balance');
+    const result = await handler(sqsEvent([job], { fifo: true }), lambdaContext('worker'));
+    expect(result).toEqual({ batchItemFailures: [] });
+    const texts = (await replies.read(job.conversation_id, job.turn_id)).messages.map(
+      (m) => m.message.text,
+    );
+    expect(texts).toEqual(['Your checking balance is 12.', 'Can I help you with anything else?']);
+    expect(server.callsOf('action_check_balance').map((c) => c.query.token)).toEqual([
+      ACTION_TOKEN,
+    ]);
+    expect(JSON.stringify(await harness.scanTable())).not.toContain(ACTION_TOKEN);
+  });
+});
