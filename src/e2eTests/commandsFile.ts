@@ -75,6 +75,9 @@ export class UnscriptedMessageError extends Error {
  * so the running message is the one the prompt is about.
  */
 export class ScriptedCommandModel implements LlmPort {
+  /** A scripted run stays deterministic: nothing is rephrased, as with the demo model. */
+  readonly scripted = true;
+
   constructor(
     private readonly commands: ScriptedCommands,
     private readonly running: RunningCase,

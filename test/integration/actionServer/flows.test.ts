@@ -32,7 +32,8 @@ describe('flows with actions on a Rasa action server', () => {
   let server: FakeActionServer;
 
   beforeAll(async () => {
-    server = await FakeActionServer.start();
+    // Rasa validates a collected slot with the domain's validate_<slot> action.
+    server = await FakeActionServer.start({ validate_amount: () => answer() });
   });
 
   afterAll(async () => {

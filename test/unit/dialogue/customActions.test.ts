@@ -147,7 +147,15 @@ describe('custom actions with what a Rasa action server answers', () => {
     const { c, contexts } = await serverConversation({ action_check: {} });
     await c.say('my balance please');
     const context = contexts[0]?.context;
-    expect(context?.events?.map((e) => e.event)).toEqual(['user', 'flow_started']);
+    // The session started first; the action sees its own flow start last.
+    expect(context?.events?.map((e) => e.event)).toEqual([
+      'user',
+      'flow_started',
+      'action',
+      'session_started',
+      'flow_completed',
+      'flow_started',
+    ]);
     expect(context?.stack?.map((f) => f.flow_id)).toEqual(['check']);
     expect(context?.latestMessage).toBe('my balance please');
   });
@@ -206,7 +214,11 @@ describe('custom actions with what a Rasa action server answers', () => {
       'Your checking balance is 5.',
       'Can I help you with anything else?',
     ]);
-    expect(c.trace('action')).toEqual(['action:action_check', 'action:action_more']);
+    expect(c.trace('action')).toEqual([
+      'action:action_session_start',
+      'action:action_check',
+      'action:action_more',
+    ]);
   });
 
   it('end the flow with the internal-error pattern when follow-ups loop', async () => {
@@ -261,8 +273,8 @@ describe('custom actions with what a Rasa action server answers', () => {
     c.ports.llm.reply('start flow check');
     await c.engine.handleMessage(c.state, { text: 'balance' }, c.ports, options);
     expect(contexts.map((x) => x.context.callKey)).toEqual([
-      'turn-7|f1|0_action_action_check|0',
-      'turn-7|f1|0_action_action_check|0',
+      'turn-7|f2|0_action_action_check|0',
+      'turn-7|f2|0_action_action_check|0',
     ]);
     expect(contexts[0]?.context.channel).toBe('rest');
   });

@@ -49,8 +49,8 @@ describe('reading e2e test files', () => {
     expect(
       corrects?.kind === 'user' && corrects.assertions.map((a) => [a.type, a.where.line]),
     ).toEqual([
-      ['slot_was_set', 61],
-      ['flow_started', 64],
+      ['flow_started', 61],
+      ['slot_was_set', 62],
       ['bot_uttered', 65],
     ]);
     const [first] = suite.cases;

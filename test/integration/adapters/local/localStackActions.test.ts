@@ -24,6 +24,8 @@ describe('the local stack with a Rasa action server', () => {
         ),
       action_transfer: (call) =>
         answer([], [utterMessage({ text: `Sent ${call.body.tracker.slots.amount}.` })]),
+      // Rasa validates a collected slot with the domain's validate_<slot> action.
+      validate_amount: () => answer(),
     });
     stack = await startLocalStack({
       assistant: await assistantFrom(bankProject(server.url)),
@@ -59,7 +61,8 @@ describe('the local stack with a Rasa action server', () => {
     expect(await say('I want to send money')).toEqual(['How much?']);
     expect(await say('25 please')).toEqual(['Sent 25.', 'Can I help you with anything else?']);
 
-    const [balanceCall, transferCall] = server.calls;
+    const [balanceCall] = server.callsOf('action_check_balance');
+    const [transferCall] = server.callsOf('action_transfer');
     expect(balanceCall?.query).toEqual({ token: ACTION_TOKEN });
     expect(balanceCall?.body.tracker.latest_message).toMatchObject({
       text: '/check_balance',
@@ -76,7 +79,9 @@ describe('the local stack with a Rasa action server', () => {
       events: { event: string; name?: string }[];
     };
     expect(tracker.events.filter((e) => e.event === 'action').map((e) => e.name)).toEqual([
+      'action_session_start',
       'action_check_balance',
+      'validate_amount',
       'action_transfer',
     ]);
   });
