@@ -7,6 +7,7 @@ import {
   say,
   startSwitchboard,
 } from '../helpers/localProcess.js';
+import { writeProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/tempDirs.js';
 
 describe('switchboard run', () => {
@@ -98,14 +99,15 @@ describe('switchboard run', () => {
   });
 });
 
-describe('switchboard run --data', () => {
+describe('switchboard run --state', () => {
   it('keeps conversations across restarts and shuts down cleanly', async () => {
     const data = await tempDir('switchboard-data-');
-    const first = await startSwitchboard(['--data', data]);
+    const first = await startSwitchboard(['--state', data]);
     await say(first.url, 'keeper', 'Hi, can someone call me back?');
     expect(await first.stop('SIGINT')).toBe(0);
     expect(first.stderr()).toContain('shutting down');
 
+    // A --data folder that holds no YAML files names the same folder, as before Rasa's options.
     const second = await startSwitchboard(['--data', data]);
     try {
       expect((await say(second.url, 'keeper', 'Grace')).map((m) => m.text)).toEqual([
@@ -115,6 +117,34 @@ describe('switchboard run --data', () => {
       expect(await second.stop()).toBe(0);
     }
   }, 90_000);
+});
+
+describe("switchboard run with Rasa's project options", () => {
+  it('reads the config, domain and flows from where --config, --domain and --data say', async () => {
+    const dir = await writeProject({
+      'config/config.yml': 'recipe: default.v1\npipeline: []\n',
+      'assistant/domain.yml':
+        'slots:\n  name:\n    type: text\nresponses:\n  utter_ask_name:\n    - text: Your name?\n  utter_hi:\n    - text: Hi {name}!\n',
+      'flows/greet.yml':
+        'flows:\n  greet:\n    description: Greet.\n    steps:\n      - collect: name\n      - action: utter_hi\n',
+    });
+    const at = (file: string) => path.join(dir, file);
+    const app = await startSwitchboard(
+      ['--project', dir, '--config', at('config/config.yml'), '--domain', at('assistant')].concat([
+        '--data',
+        at('flows'),
+      ]),
+      { SWITCHBOARD_DEMO_PEERS: 'off' },
+    );
+    try {
+      expect(app.stderr()).toContain('loaded assistant: 1 flows, 1 slots, 2 responses');
+      expect((await say(app.url, 'rasa', '/StartFlow(greet)')).map((m) => m.text)).toEqual([
+        'Your name?',
+      ]);
+    } finally {
+      expect(await app.stop()).toBe(0);
+    }
+  }, 60_000);
 });
 
 describe('switchboard run with SWITCHBOARD_REST_TOKEN set but blank', () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -380,5 +380,81 @@ ${(BASE_PROJECT['domain.yml'] ?? '').replace('slots:\n', '')}`,
     expect(result.notes.map((n) => n.message)).toEqual([
       "Rasa fills size only through NLU (from_entity, from_intent, from_text); Switchboard runs no NLU, so the command generator's model fills them as it fills from_llm slots",
     ]);
+  });
+
+  it("knows Rasa's default patterns, responses and actions by Rasa's names", async () => {
+    const { dir, result } = await loadProject({
+      'data/flows.yml': `flows:
+  greet:
+    description: Greet.
+    steps:
+      - collect: name
+      - action: utter_cannot_handle
+      - action: utter_no_relevant_answer_found
+      - action: action_trigger_search
+      - action: action_reset_routing
+      - link: pattern_human_handoff
+  pattern_completed:
+    description: Done.
+    steps:
+      - action: utter_can_do_something_else
+      - action: action_reset_routing
+`,
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+  });
+
+  it('follows links stored as text files, as git checks links out without symlink support', async () => {
+    const shared = await writeProject({
+      'domain/all.yml': BASE_PROJECT['domain.yml'],
+      'data/flows.yml': BASE_PROJECT['data/flows.yml'],
+      'endpoints.yml': BASE_PROJECT['endpoints.yml'],
+    });
+    const dir = await writeProject({
+      'sub_agents/helper/config.yml': BASE_PROJECT['sub_agents/helper/config.yml'],
+    });
+    await writeFile(
+      path.join(dir, 'domain'),
+      `${path.relative(dir, path.join(shared, 'domain'))}\n`,
+    );
+    await writeFile(path.join(dir, 'data'), path.relative(dir, path.join(shared, 'data')));
+    await writeFile(
+      path.join(dir, 'endpoints.yml'),
+      path.relative(dir, path.join(shared, 'endpoints.yml')),
+    );
+    const result = await loadAssistant({ projectDir: dir, env: {} });
+    expect(errorLines(dir, result)).toEqual([]);
+    expect(result.ok && Object.keys(result.assistant.flows)).toEqual(['greet']);
+    expect(result.ok && Object.keys(result.assistant.mcpServers)).toEqual(['tools']);
+  });
+
+  it('builds the deployment bundle from where --config and --data say', async () => {
+    const dir = await writeProject({
+      'config/config.yml': BASE_PROJECT['config.yml'],
+      'endpoints.yml': BASE_PROJECT['endpoints.yml'],
+      'domain.yml': BASE_PROJECT['domain.yml'],
+      'flows/greet.yml': BASE_PROJECT['data/flows.yml'],
+      'sub_agents/helper/config.yml': BASE_PROJECT['sub_agents/helper/config.yml'],
+    });
+    const out = await tempDir('switchboard-bundle-');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        path.join(REPO_ROOT, 'bin/build.js'),
+        '--project',
+        dir,
+        '--config',
+        path.join(dir, 'config/config.yml'),
+        '--data',
+        path.join(dir, 'flows'),
+        '--out',
+        out,
+      ],
+      { cwd: dir },
+    );
+    expect(stdout).toContain('registry.ts');
+    const assistant = JSON.parse(await readFile(path.join(out, 'assistant.json'), 'utf8'));
+    expect(Object.keys(assistant.flows)).toEqual(['greet']);
+    expect(assistant.commandGenerator.llm).toEqual({ model_group: 'main' });
   });
 });
