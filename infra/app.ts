@@ -43,7 +43,7 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
     projectDir,
     context('subAgents'),
     options.bundleDir ?? BUNDLE_DIR,
-    resolveProjectPaths(process.cwd(), {
+    resolveProjectPaths(projectDir, {
       config: context('config'),
       endpoints: context('endpoints'),
       domain: context('domain'),

@@ -44,7 +44,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       project,
       values['sub-agents'],
       out,
-      resolveProjectPaths(process.cwd(), values),
+      resolveProjectPaths(project, values),
     );
     console.log(
       `wrote ${path.relative(process.cwd(), bundle.registryFile) || bundle.registryFile}`,

@@ -46,7 +46,7 @@ export async function loadProjectFromArgs(
   const result = await loadAssistant({
     projectDir,
     subAgentsDir: values['sub-agents'] ?? 'sub_agents',
-    paths: resolveProjectPaths(io.cwd, values),
+    paths: resolveProjectPaths(projectDir, values),
     env: await projectEnvironment(projectDir, io.env),
   });
   printIgnored(io, result.ignored);

@@ -42,7 +42,11 @@ export async function runCommand(
     },
     strict: true,
   });
-  const { flows, state } = await splitDataOptions(io.cwd, values.data ?? [], values.state);
+  const { flows, state } = await splitDataOptions(
+    path.resolve(io.cwd, values.project ?? '.'),
+    values.data ?? [],
+    values.state,
+  );
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port ${values.port}: not a port number`);
@@ -95,14 +99,14 @@ export async function runCommand(
  * a `--data` folder without YAML files still means that.
  */
 async function splitDataOptions(
-  cwd: string,
+  projectDir: string,
   data: readonly string[],
   stateOption: string | undefined,
 ): Promise<{ flows: string[]; state: string | undefined }> {
   const flows: string[] = [];
   const states: string[] = stateOption === undefined ? [] : [stateOption];
   for (const value of data) {
-    if (await holdsYaml(path.resolve(cwd, value))) flows.push(value);
+    if (await holdsYaml(path.resolve(projectDir, value))) flows.push(value);
     else states.push(value);
   }
   if (states.length > 1) {

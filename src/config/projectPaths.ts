@@ -24,7 +24,7 @@ export interface ProjectPathOptions {
   readonly data?: readonly string[] | undefined;
 }
 
-/** The paths the options name, resolved against `base` (the working directory). */
+/** The paths the options name, resolved against `base` (the project directory). */
 export function resolveProjectPaths(base: string, options: ProjectPathOptions): ProjectPaths {
   const paths: { -readonly [K in keyof ProjectPaths]: ProjectPaths[K] } = {};
   for (const key of ['config', 'endpoints', 'domain'] as const) {

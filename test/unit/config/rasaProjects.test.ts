@@ -146,9 +146,12 @@ describe('Rasa projects load unchanged', () => {
         'flows:\n  bye:\n    description: Say bye.\n    steps:\n      - action: utter_done\n',
       'sub_agents/helper/config.yml': BASE_PROJECT['sub_agents/helper/config.yml'],
     });
-    const io = captureIo(dir);
+    // Relative to the project, as --sub-agents is, wherever the command runs.
+    const io = captureIo(path.dirname(dir));
     const argv = [
       'validate',
+      '--project',
+      path.basename(dir),
       '--config',
       'config/config.yml',
       '--endpoints',
