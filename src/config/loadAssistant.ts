@@ -184,7 +184,7 @@ function buildAssistant(
  * family becomes one note naming its files.
  */
 function loadFindings(ctx: LoadContext): LoadFindings {
-  const ignored = dedupeIgnored(ctx.ignored);
+  const ignored = dedupe(ctx.ignored, (key) => `${key.file}\0${key.key}`);
   const notes = [...ctx.notes];
   for (const key of ignored) {
     if (key.reason !== undefined) notes.push({ ...key, message: `${key.key}: ${key.reason}` });
@@ -209,29 +209,21 @@ function loadFindings(ctx: LoadContext): LoadFindings {
   }
   return {
     ignored: sortDiagnostics(ignored.filter((key) => key.reason === undefined && !key.nlu)),
-    notes: sortDiagnostics(dedupeNotes(notes)),
+    notes: sortDiagnostics(dedupe(notes, (note) => `${note.file}\0${note.message}`)),
   };
 }
 
 /** The sections of Rasa files that hold NLU data; other NLU keys are pipeline components. */
 const NLU_SECTIONS: ReadonlySet<string> = new Set(['nlu', 'stories', 'rules', 'forms', 'entities']);
 
-/** Each note once: a rule may find the same thing from two places. */
-function dedupeNotes(list: readonly Note[]): Note[] {
-  const seen = new Set<string>();
-  return list.filter((note) => {
-    const id = `${note.file}\0${note.message}`;
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
-}
-
-/** Each ignored key once per file. */
-function dedupeIgnored(list: readonly IgnoredKey[]): IgnoredKey[] {
+/**
+ * Each item once by its `identity`: a rule may find the same note from two places, and a file
+ * names an ignored key once.
+ */
+function dedupe<T>(list: readonly T[], identity: (item: T) => string): T[] {
   const seen = new Set<string>();
   return list.filter((item) => {
-    const id = `${item.file}\0${item.key}`;
+    const id = identity(item);
     if (seen.has(id)) return false;
     seen.add(id);
     return true;
