@@ -20,6 +20,7 @@ import { credentials as grpcCredentials } from '@grpc/grpc-js';
 import type { A2ASubAgent } from '../assistant/index.js';
 import { type ServerAuth, serverAuth } from '../mcp/index.js';
 import type { SecretStore } from '../runtime/index.js';
+import { timeoutSignal } from '../signals/index.js';
 import { A2ARequestError, a2aFailure } from './errors.js';
 import { healthCheckMessage, outputOfMessage, outputOfTask } from './messages.js';
 import { retryingFetch } from './retryingFetch.js';
@@ -229,7 +230,7 @@ export function isTask(
 
 /** A signal that aborts with the job's, or after `timeoutMs`. */
 export function requestSignal(scope: CallScope, timeoutMs: number): AbortSignal {
-  return AbortSignal.any([scope.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
+  return timeoutSignal(timeoutMs, scope.signal);
 }
 
 /** Waits for a shared promise within one caller's signal. */

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionEndpointConfig } from '../assistant/index.js';
 import { retryAfterOf, type SecretStore } from '../runtime/index.js';
+import { timeoutSignal } from '../signals/index.js';
 import { ActionAnswer } from './answer.js';
 import { readLimited, rejectionOf } from './bodies.js';
 import { ActionServerError, ActionServerUnavailableError } from './errors.js';
@@ -236,8 +237,7 @@ export class ActionServerClient {
 
 /** A signal that aborts with the job's, or after `timeoutMs`. */
 function requestSignal(job: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(Math.max(1, timeoutMs));
-  return job ? AbortSignal.any([job, timeout]) : timeout;
+  return timeoutSignal(timeoutMs, job);
 }
 
 function networkCode(error: Error): string | undefined {

@@ -2,6 +2,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
 import { retryAfterOf } from '../runtime/index.js';
+import { timeoutSignal } from '../signals/index.js';
 import type {
   TokenUsage,
   ToolCall,
@@ -148,12 +149,11 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
     // The SDK's timeout ends once the headers arrive: the body of a stream has its own timer,
     // and an abort, which the SDK's stream swallows, is checked after reading it.
     const left = this.timeoutUntil(request.deadline);
-    const timer = left !== undefined && left > 0 ? AbortSignal.timeout(left) : undefined;
-    const parts = [request.signal, timer].filter((s): s is AbortSignal => s !== undefined);
-    const signal = parts.length > 0 ? AbortSignal.any(parts) : undefined;
+    const timed = left !== undefined && left > 0;
+    const signal = timed ? timeoutSignal(left, request.signal) : request.signal;
     const stopped = () => {
       if (request.signal?.aborted) throw request.signal.reason;
-      if (timer?.aborted) {
+      if (timed && signal?.aborted) {
         throw new LlmRequestError(`${this.describe()} timed out while streaming its answer`, {
           transient: true,
         });

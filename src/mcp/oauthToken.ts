@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OAuthConfig } from '../assistant/index.js';
 import type { SecretStore } from '../runtime/index.js';
+import { timeoutSignal } from '../signals/index.js';
 import { OAuthTokenError } from './errors.js';
 
 /** How long a token request may take when `oauth.timeout` is not set, in seconds. */
@@ -81,7 +82,7 @@ export class ClientCredentialsToken {
     if (options.deadline !== undefined) {
       timeoutMs = Math.min(timeoutMs, Math.max(0, options.deadline - this.now()));
     }
-    const signals = [AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])];
+
     let response: Response;
     try {
       response = await this.fetchImpl(oauth.token_url, {
@@ -91,7 +92,7 @@ export class ClientCredentialsToken {
           accept: 'application/json',
         },
         body,
-        signal: AbortSignal.any(signals),
+        signal: timeoutSignal(timeoutMs, options.signal),
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;

@@ -1,0 +1,1 @@
+export { timeoutSignal } from './timeoutSignal.js';
