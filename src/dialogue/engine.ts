@@ -12,7 +12,12 @@ import type { TurnContext } from './context.js';
 import { ModelUnavailableError, TurnUnavailableError } from './errors.js';
 import type { DialogueEvent } from './events.js';
 import { runUntilSettled } from './executor.js';
-import { cancelFrames, failCurrentActivity, startPattern } from './frameLifecycle.js';
+import {
+  cancelFrames,
+  FALLBACK_ERROR_TEXT,
+  failCurrentActivity,
+  startPattern,
+} from './frameLifecycle.js';
 import { type AgentFrame, type HeldMessage, MAX_HELD_MESSAGES } from './frames.js';
 import { buildDialogueModel, type DialogueModel, initialSlots } from './model.js';
 import type { DialoguePorts } from './ports.js';
@@ -293,8 +298,6 @@ function asksForSession(commands: readonly Command[]): boolean {
   return commands.some((c) => c.command === 'start flow' && c.flow === PATTERN.sessionStart);
 }
 
-/** Said when even the internal-error pattern fails. */
-const FALLBACK_ERROR_TEXT = 'Sorry, something went wrong on my side. Please try again in a moment.';
 
 /** The agent frame that waits for a run's result. */
 export interface RunWaiter {

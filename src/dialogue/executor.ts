@@ -13,6 +13,8 @@ import { executeStep, revisitStep, type StepOutcome } from './steps.js';
 
 /** Steps one turn may run; more means a flow loops without waiting for the user. */
 export const MAX_STEPS_PER_TURN = 500;
+/** Messages one turn may say; more means a flow loops, and the user should not get them all. */
+export const MAX_MESSAGES_PER_TURN = 100;
 
 /** Runs flows, patterns and agents until the assistant waits for the user (or the stack is empty). */
 export async function runUntilSettled(ctx: TurnContext): Promise<void> {
@@ -25,6 +27,11 @@ export async function runUntilSettled(ctx: TurnContext): Promise<void> {
         `more than ${MAX_STEPS_PER_TURN} steps in one turn; does a flow loop?`,
       );
     }
+    if (ctx.turn.messages.length > MAX_MESSAGES_PER_TURN) {
+      throw new DialogueExecutionError(
+        `more than ${MAX_MESSAGES_PER_TURN} messages in one turn; does a flow loop?`,
+      );
+    }
     if (top.type === 'agent') {
       if (!(await advanceAgent(ctx, top))) return;
       continue;
@@ -33,7 +40,11 @@ export async function runUntilSettled(ctx: TurnContext): Promise<void> {
       offerToContinue(ctx, top);
       continue;
     }
-    const outcome = await advanceFrame(ctx, top, () => ++steps > MAX_STEPS_PER_TURN);
+    const outcome = await advanceFrame(
+      ctx,
+      top,
+      () => ++steps > MAX_STEPS_PER_TURN || ctx.turn.messages.length > MAX_MESSAGES_PER_TURN,
+    );
     if (outcome === 'wait') return;
   }
 }
@@ -94,7 +105,7 @@ async function advanceFrame(
   for (;;) {
     if (overLimit())
       throw new DialogueExecutionError(
-        `flow "${frame.flow_id}" runs more than ${MAX_STEPS_PER_TURN} steps in one turn`,
+        `flow "${frame.flow_id}" runs more than ${MAX_STEPS_PER_TURN} steps or says more than ${MAX_MESSAGES_PER_TURN} messages in one turn; does it loop?`,
       );
     if (target === END) {
       completeStepFrame(ctx, frame);

@@ -73,11 +73,25 @@ export function cancelCurrentActivity(ctx: TurnContext): string | undefined {
   return flowName(ctx, root.flow_id);
 }
 
+/** Said when even the internal-error pattern fails. */
+export const FALLBACK_ERROR_TEXT =
+  'Sorry, something went wrong on my side. Please try again in a moment.';
+
 /**
  * Ends what failed and tells the user: the current activity, or the top frame when no flow is
- * running (a failing pattern).
+ * running (a failing pattern). When the internal-error pattern itself is what failed (a broken
+ * override), it ends too and the user gets a plain message: starting it again would loop.
  */
 export function failCurrentActivity(ctx: TurnContext, reason: string): void {
+  const stack = ctx.turn.stack;
+  const errorPattern = stack.findIndex(
+    (f) => f.type === 'pattern' && f.flow_id === PATTERN.internalError,
+  );
+  if (errorPattern >= 0) {
+    cancelFrames(ctx, stack.slice(errorPattern));
+    ctx.turn.say({ text: FALLBACK_ERROR_TEXT });
+    return;
+  }
   const activity = currentActivity(ctx.turn.stack);
   cancelFrames(ctx, activity.length > 0 ? activity : ctx.turn.stack.slice(-1));
   startPattern(ctx, PATTERN.internalError, { reason });

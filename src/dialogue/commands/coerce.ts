@@ -5,17 +5,35 @@ import { parseJsonText, splitOnCommas, unquote } from './quoting.js';
 /** The outcome of fitting a value to a slot: the typed value, or why it does not fit. */
 export type CoercionResult = { ok: true; value: unknown } | { ok: false; reason: string };
 
-const NULL_WORDS = new Set(['', 'null', 'none', 'undefined']);
+/**
+ * The words that mean "no value", as Rasa reads a model's slot value: exactly these, so that a
+ * text slot can hold the word "none" (Rasa's pattern asks the model to answer "none").
+ */
+const NULL_WORDS = new Set(['', 'null', 'None', 'undefined', '[missing]', '[missing information]']);
 const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off']);
 // Thousands commas are only removed when grouped in threes, so "1,5" is not misread as 15.
 const NUMBER = /^([+-]?)\s*[$€£¥₹]?\s*(\d{1,3}(?:,\d{3})+(?:\.\d*)?|\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const JsonArray = z.array(z.unknown());
 
+/**
+ * Whether a string means "no value" for the slot: Rasa's words exactly; for a bool or a number,
+ * in any letter case too, since neither could hold such a word.
+ */
+function isNullWord(value: string, slot: SlotDefinition): boolean {
+  const word = value.trim();
+  if (NULL_WORDS.has(word)) return true;
+  return (
+    (slot.type === 'bool' || slot.type === 'float') && LENIENT_NULL_WORDS.has(word.toLowerCase())
+  );
+}
+
+const LENIENT_NULL_WORDS = new Set(['null', 'none', 'undefined']);
+
 /** Fits a value (usually an LLM's string) to a slot's type; null-like words become null. */
 export function coerceSlotValue(value: unknown, slot: SlotDefinition): CoercionResult {
   if (value === null || value === undefined) return ok(null);
-  if (typeof value === 'string' && NULL_WORDS.has(value.trim().toLowerCase())) return ok(null);
+  if (typeof value === 'string' && isNullWord(value, slot)) return ok(null);
   switch (slot.type) {
     case 'text':
       return toText(value);

@@ -248,13 +248,25 @@ describe('coerceSlotValue', () => {
   const notOk = (reason: RegExp) => ({ ok: false, reason: expect.stringMatching(reason) });
 
   it.each(['text', 'bool', 'float', 'categorical', 'list', 'any'] as const)(
-    'treats null-like values as null for %s slots',
+    "treats Rasa's null words as null for %s slots",
     (type) => {
-      for (const value of [null, undefined, '', 'null', 'None', 'UNDEFINED', '  none ']) {
+      for (const value of [null, undefined, '', 'null', 'None', ' undefined ', '[missing]']) {
         expect(coerceSlotValue(value, slot({ type, values: ['a'] }))).toEqual(ok(null));
       }
     },
   );
+
+  it('reads null words in any letter case for bool and float slots', () => {
+    for (const type of ['bool', 'float'] as const) {
+      for (const value of ['UNDEFINED', '  none ', 'NULL']) {
+        expect(coerceSlotValue(value, slot({ type }))).toEqual(ok(null));
+      }
+    }
+  });
+
+  it("keeps the word none in a text slot, as Rasa's continue pattern asks the model to answer none", () => {
+    expect(coerceSlotValue('none', slot({ type: 'text' }))).toEqual(ok('none'));
+  });
 
   it('keeps text and stringifies numbers and booleans', () => {
     const text = slot({ type: 'text' });

@@ -212,6 +212,29 @@ describe('Rasa behaviours', () => {
     expect(await c.say('the money transfer')).toEqual(['Who should receive the money?']);
   });
 
+  it('drops every interrupted flow when the user wants none of them', async () => {
+    const c = await newConversation({
+      ...PROJECT,
+      'data/more.yml':
+        'flows:\n  greet:\n    description: Greet.\n    steps:\n      - action: utter_welcome\n',
+    });
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    c.ports.llm.reply('start flow order_pizza');
+    await c.say('pizza');
+    c.ports.llm.reply('start flow greet');
+    await c.say('hello');
+    c.ports.llm.reply('set slot interrupted_flow_to_continue none');
+    expect(await c.say('none of them')).toEqual([
+      "Okay, let's leave order_pizza or transfer money then.",
+    ]);
+    expect(c.state.stack).toEqual([]);
+    expect(c.trace('flow_cancelled')).toEqual([
+      'flow_cancelled:order_pizza',
+      'flow_cancelled:transfer_money',
+    ]);
+  });
+
   it('makes the pattern context readable in pattern conditions (context.canceled_name)', async () => {
     const c = await newConversation({
       ...PROJECT,
@@ -403,5 +426,48 @@ describe('Rasa behaviours', () => {
     expect(await c.say('far too long')).toEqual([
       'Sorry, that message is too long for me. Please keep it under 5 characters.',
     ]);
+  });
+
+  it('says a plain error once when an override of the internal-error pattern fails itself', async () => {
+    const c = await withActions({
+      ...PROJECT,
+      'data/patterns.yml': `flows:
+  pattern_internal_error:
+    description: An override that fails.
+    steps:
+      - action: action_report
+`,
+      'data/boom.yml':
+        'flows:\n  boom:\n    description: Fails.\n    steps:\n      - action: action_report\n',
+      'custom/actions.ts':
+        "export function action_report(): never {\n  throw new Error('down');\n}\n",
+    });
+    c.ports.llm.reply('start flow boom');
+    expect(await c.say('boom')).toEqual([
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    ]);
+    expect(c.state.stack).toEqual([]);
+    c.ports.llm.reply('start flow order_pizza');
+    expect(await c.say('pizza then')).toEqual(['Which size?']);
+  });
+
+  it('stops a pattern override that loops before the user gets a flood of messages', async () => {
+    const c = await newConversation({
+      ...PROJECT,
+      'data/patterns.yml': `flows:
+  pattern_chitchat:
+    description: Loops.
+    steps:
+      - id: again
+        action: utter_welcome
+        next: again
+`,
+    });
+    c.ports.llm.reply('offtopic reply');
+    const said = await c.say('hi');
+    expect(said.length).toBeLessThan(110);
+    expect(said.at(-1)).toBe(
+      'Sorry, something went wrong on my side. Please try again in a moment.',
+    );
   });
 });
