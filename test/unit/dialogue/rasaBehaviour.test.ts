@@ -446,6 +446,8 @@ describe('Rasa behaviours', () => {
     expect(await c.say('boom')).toEqual([
       'Sorry, something went wrong on my side. Please try again in a moment.',
     ]);
+    // Once in the flow, once in the pattern: the pattern does not start itself again.
+    expect(c.trace('action').filter((a) => a === 'action:action_report')).toHaveLength(2);
     expect(c.state.stack).toEqual([]);
     c.ports.llm.reply('start flow order_pizza');
     expect(await c.say('pizza then')).toEqual(['Which size?']);
