@@ -28,24 +28,26 @@ export interface ActionServerOptions {
 
 /**
  * The actions of the domain that run outside Switchboard: those the domain lists that are not
- * TypeScript functions, responses or built-ins. With `action_endpoint.url` they run on that Rasa
+ * TypeScript functions or responses (nor built-ins, unless an action server replaces them). With `action_endpoint.url` they run on that Rasa
  * action server; with only `actions_module` each fails, saying it is Python; otherwise there are
  * none.
  */
 export function actionServerActions(options: ActionServerOptions): ActionPort {
   const { assistant } = options;
   const typescript = new Set(assistant.actions);
+  const endpoint = assistant.actionEndpoint;
+  const url = endpoint?.url;
+  // A domain action named as a built-in replaces it on the action server, as Rasa lets a
+  // project replace action_session_start; Rasa's in-process module cannot, so the built-in runs.
   const names = new Set(
     assistant.domainActions.filter(
       (name) =>
         !typescript.has(name) &&
         !name.startsWith('utter_') &&
-        !BUILTIN_ACTIONS.has(name) &&
+        (url !== undefined || !BUILTIN_ACTIONS.has(name)) &&
         assistant.responses[name] === undefined,
     ),
   );
-  const endpoint = assistant.actionEndpoint;
-  const url = endpoint?.url;
   if (endpoint === undefined || url === undefined) {
     const module = endpoint?.actions_module;
     if (module === undefined) return { has: () => false, run: unknownAction };

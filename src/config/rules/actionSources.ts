@@ -19,11 +19,13 @@ export type ActionSource =
 
 export function actionSource(ctx: LoadContext, index: ProjectIndex, name: string): ActionSource {
   const declared = ctx.declared;
-  if (declared.responses.has(name)) return 'response';
-  if (BUILTIN_ACTIONS.has(name)) return 'builtin';
-  if (declared.actions.has(name)) return 'typescript';
-  if (!declared.domainActions.has(name)) return 'unknown';
   const endpoint = index.actionEndpoint?.value;
+  if (declared.responses.has(name)) return 'response';
+  if (declared.actions.has(name)) return 'typescript';
+  // A domain action on the action server replaces a built-in of the same name, as in Rasa.
+  if (declared.domainActions.has(name) && endpoint?.url !== undefined) return 'server';
+  if (BUILTIN_ACTIONS.has(name)) return 'builtin';
+  if (!declared.domainActions.has(name)) return 'unknown';
   if (endpoint?.url !== undefined) return 'server';
   if (endpoint?.actions_module !== undefined) return 'python';
   return 'listed';

@@ -98,4 +98,28 @@ describe('flows with actions on a Rasa action server', () => {
       /^action action_check_balance failed: action_check_balance is Python code of Rasa's in-process action module "actions".*set action_endpoint\.url/,
     );
   });
+
+  it("run the project's action_session_start on the server instead of the built-in one", async () => {
+    server.action('action_session_start', (call) =>
+      answer(
+        [
+          { event: 'session_started' },
+          { event: 'slot', name: 'account', value: String(call.body.tracker.sender_id) },
+        ],
+        [utterMessage({ text: 'Welcome back!' })],
+      ),
+    );
+    const files = bankProject(server.url);
+    const c = await conversationOn({
+      ...files,
+      'domain.yml': (files['domain.yml'] ?? '').replace(
+        'actions:\n',
+        'actions:\n  - action_session_start\n',
+      ),
+    });
+    c.ports.llm.reply('start flow transfer');
+    expect(await c.say('send money')).toEqual(['Welcome back!', 'How much?']);
+    expect(c.state.slots.account).toBe('ada');
+    expect(server.callsOf('action_session_start')).toHaveLength(1);
+  });
 });
