@@ -61,6 +61,7 @@ export {
   McpServerConfig,
   MetaMap,
   ModelGroup,
+  NLG_KEYS,
   NLG_SERVER,
   NlgConfig,
   PYTHON_CLASS,

@@ -298,7 +298,6 @@ function asksForSession(commands: readonly Command[]): boolean {
   return commands.some((c) => c.command === 'start flow' && c.flow === PATTERN.sessionStart);
 }
 
-
 /** The agent frame that waits for a run's result. */
 export interface RunWaiter {
   readonly frameId: string;

@@ -17,7 +17,10 @@ export const CommandGeneratorConfig = strictObject({
   prompt_template: NonEmptyString.optional(),
   include_date_time: z.boolean().default(false),
   timezone: TimeZone.default('UTC'),
-  user_input: strictObject({ max_characters: z.number().int().positive().default(420) }).optional(),
+  /** Longer messages get the internal-error pattern without reaching the model (Rasa: 420). */
+  user_input: strictObject({ max_characters: z.number().int().positive().default(420) }).default({
+    max_characters: 420,
+  }),
 });
 export type CommandGeneratorConfig = z.infer<typeof CommandGeneratorConfig>;
 

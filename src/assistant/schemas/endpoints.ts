@@ -130,10 +130,18 @@ function normalizeNlg(value: unknown): unknown {
     return { type: NLG_SERVER };
   }
   if (typeof block.type === 'string' && PYTHON_CLASS.test(block.type)) {
-    return Object.fromEntries(Object.entries(block).filter(([key]) => key in nlgShape));
+    // Rasa's older rephraser settings name the model group beside the type.
+    const { model_group: group, ...rest } = block;
+    const kept = Object.fromEntries(Object.entries(rest).filter(([key]) => key in nlgShape));
+    return group !== undefined && kept.llm === undefined
+      ? { ...kept, llm: { model_group: group } }
+      : kept;
   }
   return value;
 }
+
+/** The keys Switchboard's rephraser reads in an `nlg` block (and `model_group`, for its llm). */
+export const NLG_KEYS: ReadonlySet<string> = new Set([...Object.keys(nlgShape), 'model_group']);
 
 /** Response rephrasing (`nlg` in endpoints.yml). */
 export const NlgConfig = z.preprocess(normalizeNlg, strictObject(nlgShape));

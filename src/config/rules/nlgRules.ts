@@ -1,4 +1,5 @@
 import {
+  NLG_KEYS,
   NLG_SERVER,
   type PromptTemplateFile,
   PYTHON_CLASS,
@@ -34,10 +35,17 @@ export async function checkNlg(
     return undefined;
   }
   if (PYTHON_CLASS.test(nlg.type)) {
+    const raw = (source.data as { nlg?: unknown } | null)?.nlg;
+    const dropped =
+      raw !== null && typeof raw === 'object'
+        ? Object.keys(raw).filter((key) => !NLG_KEYS.has(key))
+        : [];
+    const unused =
+      dropped.length > 0 ? `; the class's own keys (${dropped.join(', ')}) are not used` : '';
     ctx.note(
       source,
       ['nlg', 'type'],
-      `nlg.type ${nlg.type} is a Python class, which does not run here: Switchboard's own rephraser runs with this block's prompt and settings`,
+      `nlg.type ${nlg.type} is a Python class, which does not run here: Switchboard's own rephraser runs with this block's prompt and settings${unused}`,
     );
   }
   checkModelGroup(ctx, source, ['nlg', 'llm'], nlg.llm);

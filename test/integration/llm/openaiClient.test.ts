@@ -26,6 +26,7 @@ function assistantWith(...groups: ModelGroup[]): Assistant {
       name: 'CompactLLMCommandGenerator',
       include_date_time: false,
       timezone: 'UTC',
+      user_input: { max_characters: 420 },
     },
     mcpServers: {},
     modelGroups: Object.fromEntries(groups.map((group) => [group.id, group])),

@@ -76,8 +76,18 @@ describe('nlg in endpoints.yml', () => {
       promptTemplate: { text: 'Cheerfully: {{ suggested_response }}' },
     });
     expect(notes(dir, result)).toEqual([
-      "endpoints.yml:11:9: nlg.type rephraser.CustomContextualResponseRephraser is a Python class, which does not run here: Switchboard's own rephraser runs with this block's prompt and settings",
+      "endpoints.yml:11:9: nlg.type rephraser.CustomContextualResponseRephraser is a Python class, which does not run here: Switchboard's own rephraser runs with this block's prompt and settings; the class's own keys (tone) are not used",
     ]);
+  });
+
+  it("uses the model group a Python class's block names beside its type, as lakera's does", async () => {
+    const { result } = await loadProject({
+      'endpoints.yml': withNlg(
+        '  type: rephraser.CustomContextualResponseRephraser\n  rephrase_all: true\n  model_group: main\n',
+      ),
+    });
+    expect(loaded(result).rephraser).toMatchObject({ llm: { model_group: 'main' } });
+    expect(result.notes.map((n) => n.message).join('')).not.toContain('not used');
   });
 
   it('notes an external NLG server and rephrases nothing', async () => {

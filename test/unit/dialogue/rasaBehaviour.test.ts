@@ -428,6 +428,14 @@ describe('Rasa behaviours', () => {
     ]);
   });
 
+  it("keeps a message over Rasa's default 420 characters from the model", async () => {
+    const c = await newConversation(PROJECT);
+    expect(await c.say('x'.repeat(421))).toEqual([
+      'Sorry, that message is too long for me. Please keep it under 420 characters.',
+    ]);
+    expect(c.ports.llm.prompts).toEqual([]);
+  });
+
   it('says a plain error once when an override of the internal-error pattern fails itself', async () => {
     const c = await withActions({
       ...PROJECT,
