@@ -85,7 +85,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
 
   const env = await projectEnvironment(assistant.projectDir, io.env);
   const running: RunningCase = { name: undefined, message: undefined };
-  const commands = await commandsFor(io, values, load.folder);
+  const commands = await commandsFor(assistant.projectDir, values, load.folder);
   if (commands && 'errors' in commands)
     return report(io, commands.errors, 'the tests were not run');
   const mode = chooseModel(io, assistant, env, suite, commands?.commands, running);
@@ -128,10 +128,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
         for (const line of resultLines(result, io.cwd)) io.out(line);
       },
     });
-    const junit = path.resolve(
-      values['junit-xml'] !== undefined ? io.cwd : assistant.projectDir,
-      values['junit-xml'] ?? DEFAULT_JUNIT,
-    );
+    const junit = path.resolve(assistant.projectDir, values['junit-xml'] ?? DEFAULT_JUNIT);
     await mkdir(path.dirname(junit), { recursive: true });
     await writeFile(junit, junitXml(results, io.cwd, started));
     for (const line of summaryLines(results, suite.cases.length)) io.out(line);
@@ -143,13 +140,16 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
   }
 }
 
-/** The tests to run: PATH as given, else Rasa's `tests/e2e_test_cases.yml` (or `tests/`). */
+/**
+ * The tests to run: PATH (relative to the project, as every file option is), else Rasa's
+ * `tests/e2e_test_cases.yml` (or `tests/`).
+ */
 async function testPath(
   io: CliIo,
   assistant: Assistant,
   given: string | undefined,
 ): Promise<string> {
-  if (given !== undefined) return path.resolve(io.cwd, given);
+  if (given !== undefined) return path.resolve(assistant.projectDir, given);
   const file = path.join(assistant.projectDir, DEFAULT_TESTS);
   if (await exists(file)) return file;
   const folder = path.dirname(file);
@@ -161,14 +161,14 @@ async function testPath(
 
 /** The commands file: --commands, else `e2e_commands.yml` beside the tests, unless --no-commands. */
 async function commandsFor(
-  io: CliIo,
+  projectDir: string,
   values: { commands?: string | undefined; 'no-commands'?: boolean | undefined },
   folder: string,
 ): Promise<{ commands: ScriptedCommands } | { errors: Diagnostic[] } | undefined> {
   if (values['no-commands']) return undefined;
   const given = values.commands !== undefined;
   const file = given
-    ? path.resolve(io.cwd, values.commands ?? '')
+    ? path.resolve(projectDir, values.commands ?? '')
     : path.join(folder, COMMANDS_FILE_NAME);
   if (!(await exists(file))) {
     if (given) throw new UsageError(`--commands ${values.commands}: no such file`);
