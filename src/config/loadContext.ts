@@ -74,6 +74,13 @@ export class LoadContext {
       return undefined;
     }
     const { source } = parsed;
+    if (isDanglingLink(source.data)) {
+      this.fileError(
+        file,
+        `the file holds only the path "${source.data}", as a link stored as a text file does, but that path does not exist or its links go round in a circle`,
+      );
+      return undefined;
+    }
     let data = source.data;
     // Domain and flow content is the assistant's own text: in Rasa, `${car_price}` in a response
     // is a dollar sign and a slot, not an environment variable.
@@ -109,4 +116,12 @@ export class LoadContext {
     );
     return undefined;
   }
+}
+
+/**
+ * A YAML document that is one path and nothing else: a link stored as a text file (git without
+ * symlink support) whose target the project tree could not follow.
+ */
+function isDanglingLink(data: unknown): data is string {
+  return typeof data === 'string' && /^[^\s:{}[\],]*[/\\][^\s:{}[\],]*$/.test(data);
 }

@@ -58,6 +58,7 @@ export async function readProjectFiles(
     AssistantConfigFile,
     paths.config !== undefined,
   );
+  if (!config && paths.config === undefined) await noteConfigFolder(ctx);
   const endpoints = await readOptional(
     ctx,
     named(paths.endpoints) ?? path.join(dir, 'endpoints.yml'),
@@ -231,6 +232,23 @@ async function readAgents(ctx: LoadContext, subAgentsDir: string): Promise<Agent
     }),
   );
   return compact(agents);
+}
+
+/**
+ * Some projects keep their configuration in `config/` (Rasa reads it with `--config`): without
+ * `config.yml`, say which files are there, as the default command generator runs meanwhile.
+ */
+async function noteConfigFolder(ctx: LoadContext): Promise<void> {
+  const folder = path.join(ctx.projectDir, 'config');
+  if (!(await isDirectory(folder))) return;
+  const found = await yamlFilesUnder(folder);
+  const first = found[0];
+  if (first === undefined) return;
+  const files = found.map((f) => path.relative(ctx.projectDir, f));
+  ctx.fileNote(
+    first,
+    `there is no config.yml, and ${files.join(', ')} ${files.length === 1 ? 'is' : 'are'} not read: pass --config ${files[0]} to use ${files.length === 1 ? 'it' : 'one'}; until then the default command generator runs`,
+  );
 }
 
 /** A dotted name such as `custom.my_generator.MyGenerator` names a Python class. */

@@ -460,4 +460,23 @@ ${(BASE_PROJECT['domain.yml'] ?? '').replace('slots:\n', '')}`,
     expect(Object.keys(assistant.flows)).toEqual(['greet']);
     expect(assistant.commandGenerator.llm).toEqual({ model_group: 'main' });
   });
+
+  it('says which configuration files config/ holds when the project has no config.yml', async () => {
+    const { dir, result } = await loadProject({
+      'config.yml': undefined,
+      'config/config.yml': BASE_PROJECT['config.yml'],
+      'config/other-config.yml': BASE_PROJECT['config.yml'],
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+    expect(result.notes.map((n) => `${path.relative(dir, n.file)}: ${n.message}`)).toEqual([
+      'config/config.yml: there is no config.yml, and config/config.yml, config/other-config.yml are not read: pass --config config/config.yml to use one; until then the default command generator runs',
+    ]);
+  });
+
+  it('names a link stored as a text file whose target is missing', async () => {
+    const { dir, result } = await loadProject({ 'domain.yml': '../nowhere/domain.yml\n' });
+    expect(errorLines(dir, result)).toContain(
+      'domain.yml:1:1: the file holds only the path "../nowhere/domain.yml", as a link stored as a text file does, but that path does not exist or its links go round in a circle',
+    );
+  });
 });
