@@ -1,6 +1,7 @@
 import type { SlotDefinition } from '../../assistant/index.js';
 import { conditionHolds, isPatternId } from '../../assistant/index.js';
 import { transcript } from '../agentInput.js';
+import type { FlowGraph } from '../flowGraph.js';
 import type { DialogueModel } from '../model.js';
 import { activeAgent, topFlowFrame } from '../stackQueries.js';
 import type { ConversationState } from '../state.js';
@@ -43,8 +44,9 @@ export function promptVariables(
       : null,
     flow_slots: graph
       ? [...graph.collectSteps.keys()].map((name) => ({
-          ...promptSlot(name, model.slots[name]),
-          value: state.slots[name] ?? null,
+          ...promptSlot(graph, name, model.slots[name]),
+          // As Rasa fills its templates: an unset slot reads "undefined".
+          value: state.slots[name] ?? 'undefined',
           type: model.slots[name]?.type ?? 'any',
         }))
       : [],
@@ -66,12 +68,26 @@ function availableFlows(model: DialogueModel, state: ConversationState) {
     flows.push({
       name: id,
       description: graph.definition.description ?? graph.definition.name ?? id,
-      slots: [...graph.collectSteps.keys()].map((name) => promptSlot(name, model.slots[name])),
+      slots: [...graph.collectSteps.keys()].map((name) =>
+        promptSlot(graph, name, model.slots[name]),
+      ),
     });
   }
   return flows;
 }
 
-function promptSlot(name: string, slot: SlotDefinition | undefined): PromptSlot {
-  return { name, description: slot?.description, allowed_values: slot?.values };
+/**
+ * A slot as Rasa's templates see it: described by its collect step (the instructions a flow
+ * gives for it), else by the domain; a bool allows `[True, False]`.
+ */
+function promptSlot(graph: FlowGraph, name: string, slot: SlotDefinition | undefined): PromptSlot {
+  const stepDescription = (graph.collectSteps.get(name) ?? [])
+    .map((id) => graph.steps.get(id)?.step)
+    .map((step) => (step && 'collect' in step ? step.description : undefined))
+    .find((description) => description !== undefined);
+  const allowed = slot?.type === 'bool' ? BOOL_VALUES : slot?.values;
+  return { name, description: stepDescription ?? slot?.description, allowed_values: allowed };
 }
+
+/** What a bool slot allows, as Rasa's prompts print it. */
+const BOOL_VALUES: readonly unknown[] = [true, false];

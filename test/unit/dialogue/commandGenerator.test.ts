@@ -39,6 +39,32 @@ describe('the LLM command generator', () => {
     expect(second).toContain('USER: hello there\nAI: What is your name?\nUSER: I am Ada');
   });
 
+  it("describes a slot by its collect step's description, as Rasa's templates do", async () => {
+    const template =
+      '{% for flow in available_flows %}{% for s in flow.slots %}{{ s.name }}: {{ s.description }} {{ s.allowed_values }}|{% endfor %}{% endfor %}';
+    const c = await newConversation({
+      ...BASE_PROJECT,
+      'config.yml':
+        'pipeline:\n  - name: CompactLLMCommandGenerator\n    prompt_template: prompts/commands.jinja2\n',
+      'prompts/commands.jinja2': template,
+      'data/flows.yml': `flows:
+  greet:
+    description: Greet the user.
+    steps:
+      - collect: name
+        description: ALWAYS the first name only
+      - collect: confirmed
+      - action: utter_done
+`,
+      'domain.yml': `${BASE_PROJECT['domain.yml']}  utter_ask_confirmed:\n    - text: Sure?\n`,
+    });
+    c.ports.llm.reply('start flow greet');
+    await c.say('hi');
+    expect(c.ports.llm.prompts[0]).toBe(
+      'name: ALWAYS the first name only |confirmed:  true,false|',
+    );
+  });
+
   it('gives a project template the variables Rasa templates use', async () => {
     const template = [
       '{% for flow in available_flows %}{{ flow.name }}|{% endfor %}',
@@ -57,7 +83,7 @@ describe('the LLM command generator', () => {
     await c.say('hi');
     await c.say('Ada');
     expect(c.ports.llm.prompts[1]).toBe(
-      'greet|\ncurrent=greet slot=name type=text\nname=;\nmsg=Ada\nUSER: hi\nAI: What is your name?\nUSER: Ada',
+      'greet|\ncurrent=greet slot=name type=text\nname=undefined;\nmsg=Ada\nUSER: hi\nAI: What is your name?\nUSER: Ada',
     );
   });
 
