@@ -26,7 +26,11 @@ const MAX_INLINE_WAIT_MS = 2000;
 /** The largest answer read. */
 export const MAX_ANSWER_BYTES = 1_000_000;
 
-const RETRIED_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * Answers worth another try: the server or a gateway is busy or down. A 500 is not: it is what
+ * the Rasa SDK answers when the action itself raised, which a second call would repeat.
+ */
+const RETRIED_STATUSES = new Set([408, 429, 502, 503, 504]);
 
 /** What the server answered to one call. */
 export type ServerReply =
@@ -128,8 +132,9 @@ export class ActionServerClient {
         );
       }
       if (!RETRIED_STATUSES.has(status)) {
+        const raised = status === 500 ? ' (the action raised an error on the server)' : '';
         throw new ActionServerError(
-          `the action server at ${this.address} answered HTTP ${status}`,
+          `the action server at ${this.address} answered HTTP ${status}${raised}`,
           status,
         );
       }

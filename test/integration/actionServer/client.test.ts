@@ -235,12 +235,12 @@ describe('custom actions on a Rasa action server', () => {
     expect(logs.join('\n')).toContain('error action server call failed');
   });
 
-  it('try a 500 answer again, with the same idempotency key, and take the next answer', async () => {
+  it('try a 503 answer again, with the same idempotency key, and take the next answer', async () => {
     server.action('action_check_balance', () =>
       answer([{ event: 'slot', name: 'balance', value: 7 }]),
     );
     const before = server.calls.length;
-    server.next({ status: 500, body: { error: 'boom' } });
+    server.next({ status: 503, body: { error: 'busy' } });
     expect(await actions.run('action_check_balance', actionContext())).toEqual({
       slots: { balance: 7 },
     });
@@ -253,7 +253,7 @@ describe('custom actions on a Rasa action server', () => {
     const before = server.calls.length;
     server.next(
       { status: 503, body: {} },
-      { status: 500, body: {} },
+      { status: 504, body: {} },
       { status: 502, body: {}, headers: { 'retry-after': '1' } },
     );
     const failure = await actions.run('action_check_balance', actionContext()).catch((e) => e);
@@ -262,6 +262,17 @@ describe('custom actions on a Rasa action server', () => {
     expect(failure.retryAfterMs).toBe(1000);
     expect(failure.message).toBe(`the action server at ${server.url} answered HTTP 502`);
     expect(server.calls.length - before).toBe(3);
+  });
+
+  it('fail at once on a 500 answer, which the Rasa SDK gives when the action raised', async () => {
+    const before = server.calls.length;
+    server.next({ status: 500, body: { error: 'KeyError' } });
+    const failure = await actions.run('action_check_balance', actionContext()).catch((e) => e);
+    expect(failure).toBeInstanceOf(ActionServerError);
+    expect(failure.message).toBe(
+      `the action server at ${server.url} answered HTTP 500 (the action raised an error on the server)`,
+    );
+    expect(server.calls.length - before).toBe(1);
   });
 
   it('give up on a server that does not answer within the timeout, without calling again', async () => {
