@@ -14,7 +14,7 @@ export type {
 } from './assistant.js';
 export { deepFreeze, summarize } from './assistant.js';
 export type { ComparisonOperator, Condition, LiteralValue } from './conditions/ast.js';
-export { referencedSlots } from './conditions/ast.js';
+export { referencedContext, referencedSlots } from './conditions/ast.js';
 export type { ConditionScope } from './conditions/evaluate.js';
 export { conditionHolds, evaluateCondition, evaluateOperand } from './conditions/evaluate.js';
 export { ConditionSyntaxError, parseCondition } from './conditions/parse.js';
@@ -26,6 +26,7 @@ export {
   BUILTIN_SLOTS,
   isPatternId,
   PATTERN,
+  PATTERN_CONTEXT_KEYS,
   PATTERN_FLOWS,
 } from './patterns/builtins.js';
 export {

@@ -51,6 +51,27 @@ export function referencedSlots(condition: Condition): { name: string; offset: n
   }
 }
 
+/** Every `context.<key>…` a condition reads, as its path of keys. */
+export function referencedContext(condition: Condition): (readonly string[])[] {
+  switch (condition.type) {
+    case 'context':
+      return [condition.path];
+    case 'slot':
+    case 'literal':
+      return [];
+    case 'list':
+      return condition.items.flatMap(referencedContext);
+    case 'not':
+      return referencedContext(condition.operand);
+    case 'and':
+    case 'or':
+    case 'compare':
+      return [...referencedContext(condition.left), ...referencedContext(condition.right)];
+    default:
+      return assertNever(condition);
+  }
+}
+
 function assertNever(value: never): never {
   throw new Error(`unexpected condition node ${JSON.stringify(value)}`);
 }

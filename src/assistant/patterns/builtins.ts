@@ -68,6 +68,47 @@ export const BUILTIN_SLOTS: Readonly<Record<string, SlotDefinition>> = domain.sl
 export const BUILTIN_RESPONSES: Readonly<Record<string, readonly ResponseVariation[]>> =
   domain.responses;
 
+/**
+ * The keys of each built-in pattern's context (`context.<key>` in its conditions and Jinja
+ * responses), as the engine fills them.
+ */
+export const PATTERN_CONTEXT_KEYS: Readonly<Record<string, readonly string[]>> = {
+  [PATTERN.continueInterrupted]: [
+    'previous_flow_name',
+    'interrupted_flow_options',
+    'interrupted_flows',
+    'multiple_flows_interrupted',
+    'interrupted_flow_frame',
+    'interrupted_flow_frames',
+    'interrupted_agent_frame',
+  ],
+  [PATTERN.cancelFlow]: ['canceled_name', 'canceled_frames'],
+  [PATTERN.correction]: [
+    'is_reset_only',
+    'corrected_slots',
+    'new_slot_values',
+    'previous_slot_values',
+    'reset_flow_id',
+    'reset_step_id',
+    'reset_frame_id',
+    'corrected_slots_text',
+  ],
+  [PATTERN.clarification]: ['names', 'flow_ids', 'clarification_options'],
+  [PATTERN.cannotHandle]: ['reason'],
+  [PATTERN.internalError]: ['reason', 'error_type', 'info'],
+  [PATTERN.repeatBotMessages]: ['messages'],
+  [PATTERN.completed]: ['previous_flow_name'],
+  [PATTERN.externalAgentProcessing]: ['agent_name'],
+  [PATTERN.chitchat]: [],
+  [PATTERN.humanHandoff]: [],
+  [PATTERN.sessionStart]: [],
+  [PATTERN.restart]: [],
+  [PATTERN.search]: [],
+  [PATTERN.skipQuestion]: [],
+  [PATTERN.codeChange]: [],
+  [PATTERN.userSilence]: [],
+};
+
 /** True for the id of a pattern (built-in or project-defined). */
 export function isPatternId(flowId: string): boolean {
   return flowId.startsWith('pattern_');

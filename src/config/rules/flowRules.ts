@@ -5,6 +5,8 @@ import {
   type FlowStep,
   kindedStep,
   type Next,
+  PATTERN_CONTEXT_KEYS,
+  referencedContext,
 } from '../../assistant/index.js';
 import { compileTemplate, TemplateSyntaxError } from '../../prompts/environment.js';
 import { formatKeyPath, type KeyPath } from '../keyPath.js';
@@ -346,7 +348,20 @@ class FlowChecker {
   }
 
   private condition(path: KeyPath, text: string) {
-    return checkCondition(this.ctx, this.source, path, text);
+    const condition = checkCondition(this.ctx, this.source, path, text);
+    const keys = PATTERN_CONTEXT_KEYS[this.id];
+    if (condition && keys) {
+      for (const [key] of referencedContext(condition)) {
+        if (key === undefined || keys.includes(key)) continue;
+        const known = keys.length > 0 ? ` (it has ${keys.join(', ')})` : ' (it has none)';
+        this.ctx.error(
+          this.source,
+          path,
+          `${formatKeyPath(path)} reads context.${key}, which ${this.id}'s context does not hold${didYouMean(key, keys)}${known}`,
+        );
+      }
+    }
+    return condition;
   }
 
   private slot(path: KeyPath, name: string, anchor: 'key' | 'value' = 'value'): boolean {

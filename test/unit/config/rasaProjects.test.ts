@@ -479,4 +479,24 @@ ${(BASE_PROJECT['domain.yml'] ?? '').replace('slots:\n', '')}`,
       'domain.yml:1:1: the file holds only the path "../nowhere/domain.yml", as a link stored as a text file does, but that path does not exist or its links go round in a circle',
     );
   });
+
+  it("catches a typo in a pattern condition's context key", async () => {
+    const { dir, result } = await loadProject({
+      'data/patterns.yml': `flows:
+  pattern_cancel_flow:
+    description: Cancel.
+    steps:
+      - noop: true
+        next:
+          - if: context.canceled_nme = "greet"
+            then: END
+          - else: cancel
+      - id: cancel
+        action: action_cancel_flow
+`,
+    });
+    expect(errorLines(dir, result)).toEqual([
+      'data/patterns.yml:7:17: flows.pattern_cancel_flow.steps[0].next[0].if reads context.canceled_nme, which pattern_cancel_flow\'s context does not hold (did you mean "canceled_name"?) (it has canceled_name, canceled_frames)',
+    ]);
+  });
 });
