@@ -5,6 +5,7 @@ import {
   flowName,
   moveTo,
   patternData,
+  resetAllSlots,
   startPattern,
   updatePatternData,
 } from './frameLifecycle.js';
@@ -13,7 +14,7 @@ import type { BotMessage } from './responses/botMessage.js';
 import { resumeFrames } from './resume.js';
 import { activityOf } from './stackQueries.js';
 import type { StepOutcome } from './steps.js';
-import { utter } from './utter.js';
+import { utter, utterOptions } from './utter.js';
 
 /**
  * Runs one of the engine's own actions (the names in BUILTIN_ACTIONS), as Rasa's default
@@ -60,28 +61,20 @@ export function runBuiltinAction(ctx: TurnContext, frame: StepFrame, name: strin
       return 'advance';
     case 'action_trigger_search':
       // Enterprise search is not available: say so, as pattern_search does by default.
-      utter(ctx.model, ctx.turn, 'utter_no_knowledge_base', renderOptions(ctx, data));
+      utter(ctx.model, ctx.turn, 'utter_no_knowledge_base', utterOptions(ctx, data));
       return 'advance';
     case 'action_trigger_chitchat':
       // No model answers free chat here: as Rasa without its intentless policy.
       startPattern(ctx, PATTERN.cannotHandle, { reason: 'cannot_handle_chitchat' });
       return 'yield';
     case 'action_default_ask_rephrase':
-      utter(ctx.model, ctx.turn, 'utter_ask_rephrase', renderOptions(ctx, data));
+      utter(ctx.model, ctx.turn, 'utter_ask_rephrase', utterOptions(ctx, data));
       return 'advance';
     default:
       // action_listen, action_hangup, action_handoff_metric, action_reset_routing and the
       // NLU-era actions: nothing to do here.
       return 'advance';
   }
-}
-
-function renderOptions(ctx: TurnContext, context: Readonly<Record<string, unknown>>) {
-  return {
-    random: ctx.ports.random,
-    context,
-    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
-  };
 }
 
 /** The interrupted flows a continue pattern offered, top first. */
@@ -185,7 +178,5 @@ function restart(ctx: TurnContext, current: StepFrame): void {
     ctx,
     ctx.turn.stack.filter((f) => f.frame_id !== current.frame_id),
   );
-  for (const [name, slot] of Object.entries(ctx.model.slots)) {
-    ctx.turn.setSlot(name, slot.initial_value ?? null);
-  }
+  resetAllSlots(ctx);
 }

@@ -5,7 +5,7 @@ import { runCustomAction } from './customActions.js';
 import { patternData } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
 import type { StepOutcome } from './steps.js';
-import { utter } from './utter.js';
+import { utter, utterOptions } from './utter.js';
 
 /**
  * Asks the collect step's question: its `utter`, else `utter_ask_<slot>` (after a rejection, the
@@ -24,11 +24,7 @@ export async function askForSlot(
     : undefined;
   const name = refill ?? step.utter ?? `utter_ask_${step.collect}`;
   const context = { ...patternData(ctx, frame), collect: step.collect };
-  const said = utter(ctx.model, ctx.turn, name, {
-    random: ctx.ports.random,
-    context,
-    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
-  });
+  const said = utter(ctx.model, ctx.turn, name, utterOptions(ctx, context));
   if (said || step.utter !== undefined) return 'wait';
   const action = `action_ask_${step.collect}`;
   if (!ctx.ports.actions.has(action)) return 'wait';
@@ -56,11 +52,8 @@ export async function checkAnswer(
   const scope = { slots: ctx.turn.slots, context: patternData(ctx, frame) };
   const rejection = rejections.find((r) => conditionHolds(r.if, scope));
   if (rejection) {
-    utter(ctx.model, ctx.turn, rejection.utter, {
-      random: ctx.ports.random,
-      context: { ...patternData(ctx, frame), collect: step.collect },
-      ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
-    });
+    const context = { ...patternData(ctx, frame), collect: step.collect };
+    utter(ctx.model, ctx.turn, rejection.utter, utterOptions(ctx, context));
     ctx.turn.setSlot(step.collect, null);
     return 'rejected';
   }

@@ -1,14 +1,14 @@
 import { BUILTIN_ACTIONS } from '../assistant/index.js';
-import { runBuiltinAction } from './builtinActions.js';
+import { clarificationButtons, runBuiltinAction } from './builtinActions.js';
 import type { TurnContext } from './context.js';
 import { isTransientFailure, TurnUnavailableError } from './errors.js';
-import { cancelFrames, failCurrentActivity } from './frameLifecycle.js';
+import { cancelFrames, failCurrentActivity, patternData, resetAllSlots } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
 import type { ActionContext, ActionResponse, ActionResult } from './ports.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { renderResponse, selectVariation } from './responses/render.js';
 import type { StepOutcome } from './steps.js';
-import { renderNamed, utter } from './utter.js';
+import { renderNamed, utterOptions } from './utter.js';
 
 /** The longest failure reason of an action kept in the error pattern. */
 const MAX_REASON = 500;
@@ -109,9 +109,9 @@ export async function applyActionResult(
   for (const message of said) ctx.turn.say(message);
   if (result.restart) {
     cancelFrames(ctx, ctx.turn.stack);
-    resetSlots(ctx);
+    resetAllSlots(ctx);
   } else if (result.resetSlots) {
-    resetSlots(ctx);
+    resetAllSlots(ctx);
   }
   for (const [slot, value] of Object.entries(result.slots ?? {})) ctx.turn.setSlot(slot, value);
   if (result.restart) return 'yield';
@@ -120,7 +120,43 @@ export async function applyActionResult(
     : runFollowup(ctx, frame, result.followup, followups + 1);
 }
 
-/** Runs the action an action asked for next: a response, a built-in or a custom action. */
+/**
+ * Runs an action by name, as a flow's `action` step or an action's follow-up: a response is
+ * said; a project action runs before a built-in one of the same name (Rasa lets a project
+ * replace `action_session_start`, say); then the built-ins. `followups` counts the follow-ups
+ * already chained.
+ */
+export async function runNamedAction(
+  ctx: TurnContext,
+  frame: StepFrame,
+  name: string,
+  followups = 0,
+): Promise<StepOutcome> {
+  if (ctx.model.responses[name]) {
+    const message = renderNamed(
+      ctx.model,
+      ctx.turn,
+      name,
+      utterOptions(ctx, patternData(ctx, frame)),
+    );
+    if (message) {
+      ctx.turn.say(
+        name === CLARIFICATION_QUESTION ? clarificationButtons(ctx, frame, message) : message,
+      );
+    }
+    return 'advance';
+  }
+  if (!ctx.ports.actions.has(name) && BUILTIN_ACTIONS.has(name)) {
+    ctx.turn.emit({ event: 'action', name });
+    return runBuiltinAction(ctx, frame, name);
+  }
+  return runCustomAction(ctx, frame, name, followups);
+}
+
+/** The response that asks which flow the user meant; it gets a button per flow. */
+const CLARIFICATION_QUESTION = 'utter_clarification_options_rasa';
+
+/** Runs the action an action asked for next; Rasa ignores one it does not know, as we do. */
 async function runFollowup(
   ctx: TurnContext,
   frame: StepFrame,
@@ -134,14 +170,11 @@ async function runFollowup(
     );
     return 'yield';
   }
-  if (ctx.model.responses[name]) {
-    utter(ctx.model, ctx.turn, name, renderOptions(ctx, frame));
-    return 'advance';
-  }
-  if (BUILTIN_ACTIONS.has(name)) return runBuiltinAction(ctx, frame, name);
-  if (ctx.ports.actions.has(name)) return runCustomAction(ctx, frame, name, followups);
-  // Rasa ignores a follow-up action it does not know, and so does the flow here.
-  return 'advance';
+  const known =
+    ctx.model.responses[name] !== undefined ||
+    BUILTIN_ACTIONS.has(name) ||
+    ctx.ports.actions.has(name);
+  return known ? runNamedAction(ctx, frame, name, followups) : 'advance';
 }
 
 /**
@@ -192,17 +225,7 @@ function renderWithVariables(
 }
 
 function renderOptions(ctx: TurnContext, frame: StepFrame) {
-  return {
-    random: ctx.ports.random,
-    context: frame.type === 'pattern' ? frame.data : {},
-    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
-  };
-}
-
-function resetSlots(ctx: TurnContext): void {
-  for (const [name, slot] of Object.entries(ctx.model.slots)) {
-    ctx.turn.setSlot(name, slot.initial_value ?? null);
-  }
+  return utterOptions(ctx, patternData(ctx, frame));
 }
 
 /** The wait a transient failure names, when it names one. */

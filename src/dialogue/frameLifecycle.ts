@@ -61,16 +61,11 @@ export function cancelFrames(ctx: TurnContext, frames: readonly Frame[]): void {
   }
 }
 
-/**
- * Cancels what the user is doing (the top flow, the flows that called it, and everything above)
- * and returns the name of the flow that was cancelled.
- */
-export function cancelCurrentActivity(ctx: TurnContext): string | undefined {
-  const activity = currentActivity(ctx.turn.stack);
-  const root = activity.find((f) => f.type === 'flow');
-  if (!root) return undefined;
-  cancelFrames(ctx, activity);
-  return flowName(ctx, root.flow_id);
+/** Sets every slot back to its initial value, as Rasa's restart and `reset_slots` do. */
+export function resetAllSlots(ctx: TurnContext): void {
+  for (const [name, slot] of Object.entries(ctx.model.slots)) {
+    ctx.turn.setSlot(name, slot.initial_value ?? null);
+  }
 }
 
 /** Said when even the internal-error pattern fails. */

@@ -1,14 +1,11 @@
 import type { CallStep, CollectStep } from '../assistant/index.js';
-import { BUILTIN_ACTIONS } from '../assistant/index.js';
-import { clarificationButtons, runBuiltinAction } from './builtinActions.js';
 import { askForSlot, checkAnswer } from './collect.js';
 import type { TurnContext } from './context.js';
-import { runCustomAction } from './customActions.js';
+import { runNamedAction } from './customActions.js';
 import type { CompiledStep } from './flowGraph.js';
-import { patternData, resetFlowSlots, startFlow } from './frameLifecycle.js';
+import { resetFlowSlots, startFlow } from './frameLifecycle.js';
 import type { AgentFrame, StepFrame } from './frames.js';
 import { callMcpTool } from './mcpCall.js';
-import { renderNamed } from './utter.js';
 
 /**
  * After a step: go on to the next step, wait for the user, or yield to the frame now on top
@@ -24,7 +21,7 @@ export async function executeStep(
 ): Promise<StepOutcome> {
   switch (compiled.kind) {
     case 'action':
-      return runAction(ctx, frame, compiled.step.action);
+      return runNamedAction(ctx, frame, compiled.step.action);
     case 'collect': {
       const { step } = compiled;
       const filled =
@@ -76,35 +73,6 @@ async function revisitCollect(
   return askForSlot(ctx, frame, step, { again: answer === 'rejected' });
 }
 
-/**
- * Runs an action step: a response is said; a project action runs before a built-in one of the
- * same name (Rasa lets a project replace `action_session_start`, say); then the built-ins.
- */
-async function runAction(ctx: TurnContext, frame: StepFrame, name: string): Promise<StepOutcome> {
-  const context = patternData(ctx, frame);
-  if (ctx.model.responses[name]) {
-    const message = renderNamed(ctx.model, ctx.turn, name, {
-      random: ctx.ports.random,
-      context,
-      ...channel(ctx),
-    });
-    if (message) {
-      ctx.turn.say(
-        name === CLARIFICATION_QUESTION ? clarificationButtons(ctx, frame, message) : message,
-      );
-    }
-    return 'advance';
-  }
-  if (!ctx.ports.actions.has(name) && BUILTIN_ACTIONS.has(name)) {
-    ctx.turn.emit({ event: 'action', name });
-    return runBuiltinAction(ctx, frame, name);
-  }
-  return runCustomAction(ctx, frame, name);
-}
-
-/** The response that asks which flow the user meant; it gets a button per flow. */
-const CLARIFICATION_QUESTION = 'utter_clarification_options_rasa';
-
 async function call(ctx: TurnContext, frame: StepFrame, step: CallStep): Promise<StepOutcome> {
   if (step.mcp_server !== undefined) return callMcpTool(ctx, frame, step);
   const agent = ctx.model.assistant.agents[step.call];
@@ -125,10 +93,6 @@ async function call(ctx: TurnContext, frame: StepFrame, step: CallStep): Promise
   ctx.turn.push(agentFrame);
   ctx.turn.emit({ event: 'agent_started', agent_id: agent.name, flow_id: frame.flow_id });
   return 'yield';
-}
-
-function channel(ctx: TurnContext): { channel?: string } {
-  return ctx.channel !== undefined ? { channel: ctx.channel } : {};
 }
 
 function unknownKind(step: never): never {

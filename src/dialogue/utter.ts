@@ -1,3 +1,4 @@
+import type { TurnContext } from './context.js';
 import type { DialogueModel } from './model.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { renderResponse } from './responses/render.js';
@@ -7,6 +8,18 @@ export interface UtterOptions {
   readonly random: () => number;
   readonly channel?: string;
   readonly context?: Readonly<Record<string, unknown>>;
+}
+
+/** How a turn renders responses: its random source, its channel, and a pattern's `context`. */
+export function utterOptions(
+  ctx: TurnContext,
+  context: Readonly<Record<string, unknown>>,
+): UtterOptions {
+  return {
+    random: ctx.ports.random,
+    context,
+    ...(ctx.channel !== undefined ? { channel: ctx.channel } : {}),
+  };
 }
 
 /** Renders a response of the domain, or undefined when there is none or no variation fits. */
