@@ -9,10 +9,10 @@ import {
   startPattern,
   updatePatternData,
 } from './frameLifecycle.js';
-import type { Frame, StepFrame } from './frames.js';
+import type { FlowFrame, Frame, StepFrame } from './frames.js';
 import type { BotMessage } from './responses/botMessage.js';
-import { resumeFrames } from './resume.js';
-import { activityOf } from './stackQueries.js';
+import { resumeFrames, resumeInterrupted } from './resume.js';
+import { activityOf, agentOf } from './stackQueries.js';
 import type { StepOutcome } from './steps.js';
 import { utter, utterOptions } from './utter.js';
 
@@ -98,33 +98,22 @@ function framesNamed(stack: readonly Frame[], ids: unknown): Frame[] {
 function continueInterrupted(ctx: TurnContext, data: Readonly<Record<string, unknown>>): void {
   const offered = offeredFrames(data)
     .map((id) => ctx.turn.stack.find((f) => f.frame_id === id))
-    .filter((f): f is Frame => f?.type === 'flow');
+    .filter((f): f is FlowFrame => f?.type === 'flow');
   const chosen = ctx.turn.slots.interrupted_flow_to_continue;
-  const named =
-    typeof chosen === 'string'
-      ? offered.find(
-          (f) =>
-            f.flow_id === chosen ||
-            flowName(ctx, f.flow_id).toLowerCase() === chosen.trim().toLowerCase(),
-        )
-      : undefined;
-  const flow = named ?? offered[0];
-  if (flow?.type !== 'flow') {
-    const agent = ctx.turn.stack.find((f) => f.frame_id === data.interrupted_agent_frame);
-    if (agent?.type === 'agent') resumeFrames(ctx, undefined, agent);
+  const wanted = typeof chosen === 'string' ? chosen.trim().toLowerCase() : undefined;
+  const flow =
+    offered.find(
+      (f) => f.flow_id === chosen || flowName(ctx, f.flow_id).toLowerCase() === wanted,
+    ) ?? offered[0];
+  // Only an agent was interrupted (no flow offered): go back to it.
+  if (!flow) {
+    resumeInterrupted(ctx, data);
     return;
   }
   if (flow !== offered[0]) {
     for (const part of activityOf(ctx.turn.stack, flow.frame_id)) ctx.turn.raise(part.frame_id);
   }
-  const current = ctx.turn.stack.find((f) => f.frame_id === flow.frame_id);
-  const i = ctx.turn.stack.findIndex((f) => f.frame_id === flow.frame_id);
-  const above = ctx.turn.stack[i + 1];
-  resumeFrames(
-    ctx,
-    current?.type === 'flow' ? current : undefined,
-    above?.type === 'agent' ? above : undefined,
-  );
+  resumeFrames(ctx, flow, agentOf(ctx.turn.stack, flow));
 }
 
 /**
