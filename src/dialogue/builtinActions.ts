@@ -13,7 +13,7 @@ import type { FlowFrame, Frame, StepFrame } from './frames.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { resumeFrames, resumeInterrupted } from './resume.js';
 import { activityOf, agentOf } from './stackQueries.js';
-import type { StepOutcome } from './steps.js';
+import type { StepOutcome } from './stepOutcome.js';
 import { utter, utterOptions } from './utter.js';
 
 /**

@@ -4,7 +4,7 @@ import type { TurnContext } from './context.js';
 import { runCustomAction } from './customActions.js';
 import { patternData } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
-import type { StepOutcome } from './steps.js';
+import type { StepOutcome } from './stepOutcome.js';
 import { utter, utterOptions } from './utter.js';
 
 /**

@@ -7,7 +7,7 @@ import type { StepFrame } from './frames.js';
 import type { ActionContext, ActionResponse, ActionResult } from './ports.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { renderResponse, selectVariation } from './responses/render.js';
-import type { StepOutcome } from './steps.js';
+import type { StepOutcome } from './stepOutcome.js';
 import { renderNamed, utterOptions } from './utter.js';
 
 /** The longest failure reason of an action kept in the error pattern. */

@@ -26,19 +26,12 @@ import type { BotMessage } from './responses/botMessage.js';
 import { workingAgent, workingFrameOf, workingRunIds } from './stackQueries.js';
 import { type ConversationState, initialState } from './state.js';
 import { Turn } from './turn.js';
+import type { TurnResult } from './turnResult.js';
 
 /** A message from the user. */
 export interface UserMessage {
   readonly text: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
-}
-
-/** What a turn produced: the new state, the events it wrote and the messages to send. */
-export interface TurnResult {
-  readonly state: ConversationState;
-  readonly events: readonly DialogueEvent[];
-  readonly messages: readonly BotMessage[];
-  readonly commands: readonly Command[];
 }
 
 export interface TurnOptions {

@@ -9,7 +9,8 @@ import { flowName, moveTo, patternData, startPattern } from './frameLifecycle.js
 import type { AgentFrame, FlowFrame, StepFrame } from './frames.js';
 import { START } from './frames.js';
 import { flowOf } from './stackQueries.js';
-import { executeStep, revisitStep, type StepOutcome } from './steps.js';
+import type { StepOutcome } from './stepOutcome.js';
+import { executeStep, revisitStep } from './steps.js';
 
 /** Steps one turn may run; more means a flow loops without waiting for the user. */
 export const MAX_STEPS_PER_TURN = 500;

@@ -1,6 +1,6 @@
 export { type CoercionResult, coerceSlotValue } from './commands/coerce.js';
 export { Command } from './commands/command.js';
-export type { AgentUpdate, RunWaiter, TurnOptions, TurnResult, UserMessage } from './engine.js';
+export type { AgentUpdate, RunWaiter, TurnOptions, UserMessage } from './engine.js';
 export { DialogueEngine } from './engine.js';
 export {
   DialogueExecutionError,
@@ -41,3 +41,4 @@ export {
   STATE_VERSION,
   UnsupportedStateVersionError,
 } from './state.js';
+export type { TurnResult } from './turnResult.js';

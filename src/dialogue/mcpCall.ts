@@ -4,7 +4,7 @@ import type { TurnContext } from './context.js';
 import { isTransientFailure, ToolUnavailableError } from './errors.js';
 import { failCurrentActivity } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
-import type { StepOutcome } from './steps.js';
+import type { StepOutcome } from './stepOutcome.js';
 
 /** The longest failure reason of a tool call kept. */
 const MAX_REASON = 500;

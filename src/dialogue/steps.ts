@@ -6,12 +6,7 @@ import type { CompiledStep } from './flowGraph.js';
 import { resetFlowSlots, startFlow } from './frameLifecycle.js';
 import type { AgentFrame, StepFrame } from './frames.js';
 import { callMcpTool } from './mcpCall.js';
-
-/**
- * After a step: go on to the next step, wait for the user, or yield to the frame now on top
- * (one was pushed, or this one ended).
- */
-export type StepOutcome = 'advance' | 'wait' | 'yield';
+import type { StepOutcome } from './stepOutcome.js';
 
 /** Runs a step the frame has just reached. */
 export async function executeStep(

@@ -1,5 +1,5 @@
 import { type CheckResult, failed, listOrNone, passed } from './checkResult.js';
-import { type Judge, judgeGenerative } from './generative.js';
+import { type GenerativeContext, judgeGenerative } from './generative.js';
 import type { Assertion } from './testCase.js';
 import { assertNever } from './testCase.js';
 import {
@@ -15,15 +15,9 @@ import {
 } from './turnEvents.js';
 
 /** What assertions need besides the turn's events. */
-export interface AssertionContext {
-  /** The user message of the step. */
-  readonly userText: string;
+export interface AssertionContext extends GenerativeContext {
   /** A flow's readable name (its `name`, or its id). */
   readonly flowName: (flowId: string) => string;
-  /** The texts of a domain response's variations. */
-  readonly responseTexts: (response: string) => readonly string[];
-  /** Judges generated messages; without one, generative assertions are not checked. */
-  readonly judge?: Judge;
 }
 
 const CLARIFICATION = 'pattern_clarification';

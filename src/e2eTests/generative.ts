@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { LlmPort } from '../dialogue/index.js';
-import type { AssertionContext } from './assertions.js';
 import { type CheckResult, failed, passed } from './checkResult.js';
 import type { Assertion } from './testCase.js';
 import type { BotUtterance } from './turnEvents.js';
@@ -11,6 +10,16 @@ export type JudgeQuestion =
   | { readonly kind: 'groundedness'; readonly answer: string; readonly groundTruth: string };
 
 /** Scores generated messages; a real model does it, never the scripted one. */
+/** What judging a generated message needs of the test step. */
+export interface GenerativeContext {
+  /** The user message of the step. */
+  readonly userText: string;
+  /** The texts of a domain response's variations. */
+  readonly responseTexts: (response: string) => readonly string[];
+  /** Judges generated messages; without one, generative assertions are not checked. */
+  readonly judge?: Judge;
+}
+
 export interface Judge {
   score(question: JudgeQuestion): Promise<{ score: number; reason: string }>;
 }
@@ -28,7 +37,7 @@ type GenerativeAssertion = Extract<
 export async function judgeGenerative(
   assertion: GenerativeAssertion,
   utterances: readonly BotUtterance[],
-  context: AssertionContext,
+  context: GenerativeContext,
 ): Promise<CheckResult> {
   const { spec } = assertion;
   const candidates = utterances.filter(
@@ -77,7 +86,7 @@ export async function judgeGenerative(
 function questionFor(
   assertion: GenerativeAssertion,
   u: BotUtterance,
-  context: AssertionContext,
+  context: GenerativeContext,
 ): JudgeQuestion | undefined {
   const answer = u.text ?? '';
   if (assertion.type === 'generative_response_is_relevant') {

@@ -1,9 +1,9 @@
-import type { TurnResult } from '../engine.js';
 import type { DialogueEvent } from '../events.js';
 import type { DialogueModel } from '../model.js';
 import type { DialoguePorts, LlmPort, RephraseFailure, RephrasePort } from '../ports.js';
 import type { BotMessage } from '../responses/botMessage.js';
 import { type ConversationState, replay } from '../state.js';
+import type { TurnResult } from '../turnResult.js';
 import { REPHRASED_FROM, type RephraseCandidate, rephraseCandidates } from './candidates.js';
 import type { RephraseSetup } from './setup.js';
 import { currentInput, recentTranscript } from './transcript.js';
