@@ -20,7 +20,9 @@ export function stripIgnoredKeys(
     const kept: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
       const childPath = [...path, key];
-      const rule = rules.find((r) => matches(childPath, r.pattern));
+      const rule = rules.find(
+        (r) => matches(childPath, r.pattern) && (r.besides === undefined || r.besides in value),
+      );
       if (rule?.silent) continue;
       if (rule) {
         ignored.push({

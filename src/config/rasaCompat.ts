@@ -14,6 +14,8 @@ export interface IgnoredKeyRule {
   readonly nlu?: boolean;
   /** Dropped without a word: keys such as `version` that every Rasa file carries. */
   readonly silent?: boolean;
+  /** Applies only where the object holding the key has this key too. */
+  readonly besides?: string;
 }
 
 const plain = (...list: string[]): IgnoredKeyRule[] => list.map((p) => ({ pattern: pattern(p) }));
@@ -86,6 +88,11 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
   ],
   flows: [
     silent('version'),
+    {
+      pattern: pattern('flows.*.**.next.*.next'),
+      besides: 'else',
+      reason: 'ignored: Rasa reads only "else" in an else branch, so this next is never taken',
+    },
     ...plain('flows.*.**.silence_timeout', 'flows.*.**.dtmf'),
     ...nlu('nlu', 'stories', 'rules'),
   ],
