@@ -2,6 +2,7 @@ import { parse } from 'yaml';
 import { DomainFile, type ResponseVariation, type SlotDefinition } from '../schemas/domain.js';
 import { type FlowDefinition, FlowsFile } from '../schemas/flows.js';
 import { PATTERN_DOMAIN_YAML, PATTERN_FLOWS_YAML } from './definitions.js';
+import { NATIVE_PATTERN } from './nativePatterns.js';
 
 /** Ids of the built-in patterns. */
 export const PATTERN = {
@@ -107,6 +108,8 @@ export const PATTERN_CONTEXT_KEYS: Readonly<Record<string, readonly string[]>> =
   [PATTERN.skipQuestion]: [],
   [PATTERN.codeChange]: [],
   [PATTERN.userSilence]: [],
+  [NATIVE_PATTERN.collectInformation]: ['collect', 'utter', 'collect_action', 'rejections'],
+  [NATIVE_PATTERN.validateSlot]: ['validate', 'refill_utter', 'refill_action', 'rejections'],
 };
 
 /** True for the id of a pattern (built-in or project-defined). */
