@@ -70,8 +70,9 @@ export const BUILTIN_RESPONSES: Readonly<Record<string, readonly ResponseVariati
   domain.responses;
 
 /**
- * The keys of each built-in pattern's context (`context.<key>` in its conditions and Jinja
- * responses), as the engine fills them.
+ * The keys of each built-in pattern's context (`context.<key>` in its conditions, Jinja steps and
+ * responses), as the engine fills them; for Rasa's collect patterns, which collect steps do
+ * natively, the keys Rasa gives them.
  */
 export const PATTERN_CONTEXT_KEYS: Readonly<Record<string, readonly string[]>> = {
   [PATTERN.continueInterrupted]: [
