@@ -10,12 +10,14 @@ interface TierSettings {
 
 /**
  * The test tiers, each a vitest project with its own time limits (`npm run test:<tier>` runs
- * one). Unit tests stay in process. Integration tests reach real peers on loopback and the emulators; e2e
+ * one). Unit tests stay in process: their setup file fails a test that listens, connects or
+ * starts a child process. Integration tests reach real peers on loopback and the emulators; e2e
  * tests start the CLI as a child process; infra tests synthesize the stacks.
  */
 const TIERS = {
   unit: {
     include: ['test/unit/**/*.test.ts'],
+    setupFiles: ['test/unit/setup.ts'],
     testTimeout: 10_000,
     hookTimeout: 10_000,
   },
