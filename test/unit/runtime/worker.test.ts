@@ -37,6 +37,9 @@ function oneBatch(jobs: Job[], stop: AbortController) {
   return { source, log };
 }
 
+/** A turn of the event loop: by then the loop has started every job it runs alongside. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** A logger that records each line with its fields. */
@@ -63,7 +66,7 @@ describe('runWorkerLoop', () => {
         for (const other of running)
           if (other.startsWith(j.conversation_id)) overlaps.push(`${other}+${j.id}`);
         running.add(j.id);
-        await new Promise((r) => setTimeout(r, 5));
+        await nextTurn();
         running.delete(j.id);
       },
     });
@@ -101,7 +104,7 @@ describe('runWorkerLoop', () => {
       process: async () => {
         running += 1;
         most = Math.max(most, running);
-        await new Promise((r) => setTimeout(r, 20));
+        await nextTurn();
         running -= 1;
       },
     });
