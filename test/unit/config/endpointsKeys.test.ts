@@ -91,3 +91,48 @@ describe('endpoints.yml keys Rasa reads and Switchboard does not use', () => {
     ]);
   });
 });
+
+describe('an endpoints.yml with an error', () => {
+  it('reports the error once, without claiming that action_endpoint.url is missing', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': `${MODELS}action_endpoint:
+  url: http://localhost:5055/webhook
+tracker_stor:
+  type: sql
+`,
+      'domain.yml': `${BASE_PROJECT['domain.yml']}actions:
+  - action_check_balance
+`,
+      'data/flows.yml': `flows:
+  balance:
+    description: Check the balance.
+    steps:
+      - action: action_check_balance
+`,
+    });
+    expect(errorLines(dir, result)).toEqual([
+      expect.stringMatching(/^endpoints\.yml:12:1: unknown key "tracker_stor" at the top level/),
+    ]);
+  });
+
+  it('still names the action server when an unknown action is used', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': `${MODELS}action_endpoint:
+  url: http://localhost:5055/webhook
+  timeout: -1
+`,
+      'data/flows.yml': `flows:
+  balance:
+    description: Check the balance.
+    steps:
+      - action: action_check_balanse
+`,
+    });
+    expect(errorLines(dir, result)).toEqual([
+      expect.stringMatching(
+        /^data\/flows\.yml:5:17: .* "action_check_balanse" is neither .* add it to the domain's actions$/,
+      ),
+      'endpoints.yml:12:12: action_endpoint.timeout must be greater than 0',
+    ]);
+  });
+});
