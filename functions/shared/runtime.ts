@@ -16,6 +16,9 @@ import { awsRuntimeParts } from './parts.js';
  * servers' connections, the agents' runners and the custom actions (TypeScript, or on the
  * project's Rasa action server), kept for the container's life.
  */
+// A cold start repeats what the project asks for that is not done, such as masking PII.
+for (const warning of assistant.warnings ?? []) logger.warn(warning);
+
 const mcp = await projectMcp({ assistant, secrets: projectSecrets, logger, modules });
 const models = modelFactory({
   assistant,

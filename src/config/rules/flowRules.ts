@@ -16,7 +16,7 @@ import type { LoadContext } from '../loadContext.js';
 import type { Defined, ProjectIndex } from '../projectIndex.js';
 import type { YamlSource } from '../yamlSource.js';
 import { didYouMean } from '../zodDiagnostics.js';
-import { actionProblem, actionSource, isRunnable } from './actionSources.js';
+import { actionProblem, actionSource, hasActionServer, isRunnable } from './actionSources.js';
 import { checkCallCycles } from './callCycles.js';
 import { checkCondition, checkResponseExists, checkSlotExists } from './conditions.js';
 import { checkNativePatternOverrides } from './nativePatterns.js';
@@ -276,7 +276,7 @@ class FlowChecker {
     }
     const source = actionSource(this.ctx, this.index, name);
     if (source === 'python') this.pythonActions.add(name);
-    const hasServer = this.index.actionEndpoint?.value.url !== undefined;
+    const hasServer = hasActionServer(this.ctx, this.index);
     const declared = this.ctx.declared;
     const suggestion = didYouMean(name, [...declared.actions, ...declared.domainActions]);
     const problem = actionProblem(source, name, hasServer, suggestion);
