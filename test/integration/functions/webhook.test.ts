@@ -116,6 +116,14 @@ describe('webhook function', () => {
     ]);
   });
 
+  it('pages the tracker with the query string API Gateway passes apart from the path', async () => {
+    const refused = await call(
+      httpEvent('GET', '/conversations/nobody/tracker?limit=0', { headers: auth }),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(bodyOf(refused)).toEqual({ error: 'limit must be one integer from 1 to 2000' });
+  });
+
   it('reads a tracker with the token', async () => {
     const result = await call(httpEvent('GET', '/conversations/nobody/tracker', { headers: auth }));
     expect(result.statusCode).toBe(200);
