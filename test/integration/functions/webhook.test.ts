@@ -129,4 +129,11 @@ describe('webhook function', () => {
     expect(result.statusCode).toBe(200);
     expect(bodyOf(result)).toMatchObject({ sender_id: 'nobody', events: [] });
   });
+
+  it("reads a tracker with the token in Rasa's query parameter, and refuses a wrong one", async () => {
+    const path = '/conversations/nobody/tracker';
+    const right = await call(httpEvent('GET', `${path}?token=${TOKEN}`));
+    const wrong = await call(httpEvent('GET', `${path}?token=nope`));
+    expect([right.statusCode, wrong.statusCode]).toEqual([200, 401]);
+  });
 });
