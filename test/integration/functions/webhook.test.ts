@@ -50,6 +50,15 @@ describe('webhook function', () => {
     expect(bodyOf(result)).toEqual({ status: 'ok' });
   });
 
+  it("answers GET /version with Switchboard's version and no token", async () => {
+    const result = await call(httpEvent('GET', '/version'));
+    expect(result.statusCode).toBe(200);
+    expect(bodyOf(result)).toEqual({
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      minimum_compatible_version: '0.1.0',
+    });
+  });
+
   it('answers HEAD on the health check and the tracker like GET, without a body', async () => {
     const health = await call(httpEvent('HEAD', '/health'));
     expect([health.statusCode, health.body]).toEqual([200, undefined]);
