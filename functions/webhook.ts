@@ -18,7 +18,7 @@ const NOT_CONFIGURED: HttpResponse = {
   body: { error: 'the REST channel is not configured' },
 };
 
-/** The HTTP API behind API Gateway: health, the REST channel and the tracker. */
+/** The HTTP API behind API Gateway: health, version, the REST channel and the tracker. */
 export const handler = httpHandler(
   { ok: 'RequestsServed', refused: 'RequestsRefused', failed: 'RequestsFailed' },
   respond,

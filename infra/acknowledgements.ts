@@ -20,7 +20,7 @@ export function acknowledgeRouteAuthorization(api: IConstruct, authenticated: bo
   Validations.of(api).acknowledge({
     id: 'AwsSolutions-APIG4',
     reason: authenticated
-      ? 'GET /health is public for load balancers and uptime checks; the REST channel and the tracker require the bearer token kept in Secrets Manager, compared in the webhook function in constant time (the Rasa REST channel contract, which API Gateway authorizers cannot express without a second function). POST /a2a/push/{sender}/{run} is checked in its function against the per-run token the agent was given.'
+      ? "GET /health is public for load balancers and uptime checks, and GET /version (the running version, as Rasa serves it) for clients; the REST channel and the tracker require the token kept in Secrets Manager (a bearer token, or Rasa's ?token= query parameter), compared in the webhook function in constant time (the Rasa REST channel contract, which API Gateway authorizers cannot express without a second function). POST /a2a/push/{sender}/{run} is checked in its function against the per-run token the agent was given."
       : 'The operator deployed with the context authenticate=false, documented as only for deployments behind their own authenticating gateway: the REST channel and the tracker (which shows any conversation to whoever knows its sender id) are then public at the API. POST /a2a/push/{sender}/{run} still checks the per-run token the agent was given.',
   });
 }

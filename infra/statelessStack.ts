@@ -90,7 +90,7 @@ export class StatelessStack extends Stack {
     this.webhook = new HandlerFunction(this, 'Webhook', {
       ...common,
       entry: 'webhook.ts',
-      description: 'Switchboard HTTP contract: health, REST channel, tracker',
+      description: 'Switchboard HTTP contract: health, version, REST channel, tracker',
       memorySize: 512,
       timeout: WEBHOOK_TIMEOUT,
       // Each REST request holds an execution while it waits for the reply: without a bound, a

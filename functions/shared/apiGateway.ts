@@ -11,9 +11,11 @@ export function httpRequestOf(event: APIGatewayProxyEventV2): HttpRequest {
       : event.isBase64Encoded
         ? Buffer.from(event.body, 'base64').toString('utf8')
         : event.body;
+  // The query string goes along: the tracker pages with it, and a token may come in it.
+  const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
   return {
     method: event.requestContext.http.method,
-    path: event.rawPath,
+    path: `${event.rawPath}${query}`,
     headers: event.headers,
     ...(body === undefined ? {} : { body }),
   };

@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 /** The routes of Switchboard's HTTP contract (DESIGN §1) served by the webhook function. */
 export const ROUTES: readonly { path: string; method: HttpMethod }[] = [
   { path: '/health', method: HttpMethod.GET },
+  { path: '/version', method: HttpMethod.GET },
   { path: '/webhooks/rest/webhook', method: HttpMethod.POST },
   { path: '/conversations/{sender}/tracker', method: HttpMethod.GET },
 ];
@@ -40,7 +41,7 @@ export class HttpEndpoint extends Construct {
     super(scope, id);
     this.api = new HttpApi(this, 'Api', {
       description:
-        'Switchboard: health, REST channel, conversation trackers, A2A push notifications',
+        'Switchboard: health, version, REST channel, conversation trackers, A2A push notifications',
       createDefaultStage: false,
     });
     this.accessLogs = new LogGroup(this, 'AccessLogs', {

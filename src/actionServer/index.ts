@@ -18,5 +18,5 @@ export {
   projectActions,
   RASA_VERSION,
 } from './port.js';
-export { type RasaEvent, rasaEvent } from './rasaEvents.js';
+export { parseData, type RasaEvent, rasaEvent } from './rasaEvents.js';
 export { rasaFrame, rasaTracker } from './tracker.js';

@@ -63,6 +63,8 @@ export function rasaEvent(event: DialogueEvent, context: UserEventContext): Rasa
     case 'session_started':
       return { event: 'session_started', ...at };
     case 'flow_started':
+      // Rasa's flow start names no step.
+      return { event: event.event, ...at, flow_id: event.flow_id };
     case 'flow_completed':
     case 'flow_interrupted':
     case 'flow_resumed':
@@ -100,6 +102,7 @@ export function parseData(
     entities: [],
     intent_ranking: intent.name === null ? [] : [intent],
     commands: [...commands],
+    message_id: null,
     metadata: metadata ?? {},
   };
 }

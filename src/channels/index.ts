@@ -5,6 +5,7 @@ export { A2A_PUSH_CHANNEL, type A2APushOptions, a2aPushChannel } from './a2aPush
 import { healthChannel } from './health.js';
 import { restChannel } from './rest.js';
 import { trackerChannel } from './tracker.js';
+import { versionChannel } from './version.js';
 
 export type { RestReply, RestWebhookBody } from './rest.js';
 export {
@@ -17,9 +18,14 @@ export {
 } from './rest.js';
 export type { TrackerView } from './tracker.js';
 export { readTracker, trackerChannel } from './tracker.js';
-export { healthChannel };
+export {
+  MINIMUM_COMPATIBLE_VERSION,
+  SWITCHBOARD_VERSION,
+  type VersionView,
+} from './version.js';
+export { healthChannel, versionChannel };
 
-/** The channels every deployment serves: health, the REST webhook and the tracker. */
+/** The channels every deployment serves: health, version, the REST webhook and the tracker. */
 export function standardChannels(context: ChannelContext): readonly Channel[] {
-  return [healthChannel(), restChannel(context), trackerChannel(context)];
+  return [healthChannel(), versionChannel(), restChannel(context), trackerChannel(context)];
 }

@@ -1,20 +1,19 @@
-import type { DialogueEvent, Frame } from '../dialogue/index.js';
+import type { DialogueEvent } from '../dialogue/index.js';
 import {
   type Channel,
   type ChannelContext,
+  type ConversationHead,
   type ConversationStore,
   HttpError,
+  type SequencedEvent,
 } from '../runtime/index.js';
+import { emptyTrackerState, type RasaTrackerState, rasaTrackerState } from './rasaTracker.js';
 
 /** The most events one tracker answer holds: about 2.4 MB at 1.2 KB an event, under 6 MB. */
 export const TRACKER_MAX_EVENTS = 2000;
 
-/** A conversation as Rasa's tracker endpoint shows it. */
-export interface TrackerView {
-  readonly sender_id: string;
-  readonly slots: Readonly<Record<string, unknown>>;
-  readonly events: readonly DialogueEvent[];
-  readonly stack: readonly Frame[];
+/** A conversation as Rasa's tracker endpoint shows it, with the events of one page. */
+export interface TrackerView extends RasaTrackerState {
   /** Present when later events exist: ask again with `after` = `next_after`. */
   readonly truncated?: true;
   readonly next_after?: number;
@@ -26,14 +25,18 @@ export interface TrackerPage {
   readonly limit?: number;
 }
 
-/** The tracker: slots and stack from the head; the logged events plus those not yet delivered. */
+/**
+ * The tracker: slots, stack and the latest of everything from the head; the logged events plus
+ * those not yet delivered. The latest user message is read from the log when the page does not
+ * hold it: one event, however long the conversation.
+ */
 export async function readTracker(
   store: ConversationStore,
   senderId: string,
   page: TrackerPage = {},
 ): Promise<TrackerView> {
   const head = await store.load(senderId);
-  if (!head) return { sender_id: senderId, slots: {}, events: [], stack: [] };
+  if (!head) return emptyTrackerState(senderId);
   const after = page.after ?? -1;
   const limit = page.limit ?? TRACKER_MAX_EVENTS;
   const logged = await store.readEventPage(senderId, { after, limit });
@@ -42,15 +45,37 @@ export async function readTracker(
   // Logged events come first and in order; an outbox's are the latest.
   const events = [...logged.events, ...pending];
   const shown = events.slice(0, limit);
-  const view = {
-    sender_id: senderId,
-    slots: head.state.slots,
+  const view = rasaTrackerState({
+    senderId,
+    state: head.state,
+    channel: head.channel,
     events: shown.map((e) => e.event),
-    stack: head.state.stack,
-  };
+    latestMessage: await latestMessage(store, senderId, head, events),
+  });
   const last = shown.at(-1);
   const truncated = logged.more || events.length > limit;
   return truncated && last ? { ...view, truncated: true, next_after: last.seq } : view;
+}
+
+type UserEvent = Extract<DialogueEvent, { event: 'user' }>;
+
+/**
+ * The latest user message, whole: among the events at hand, else read from the log at the place
+ * the state keeps. A state that does not keep it has the message, clipped, in its recent events.
+ */
+async function latestMessage(
+  store: ConversationStore,
+  senderId: string,
+  head: ConversationHead,
+  events: readonly SequencedEvent[],
+): Promise<UserEvent | undefined> {
+  const clipped = head.state.recent_events.findLast((e): e is UserEvent => e.event === 'user');
+  const index = head.state.latest_message?.index;
+  if (index === undefined) return clipped;
+  const near = [...events, ...(head.outbox?.events ?? [])].find((e) => e.seq === index);
+  const found =
+    near ?? (await store.readEventPage(senderId, { after: index - 1, limit: 1 })).events[0];
+  return found?.seq === index && found.event.event === 'user' ? found.event : clipped;
 }
 
 /** The `after` and `limit` query parameters of a tracker request; anything else is ignored. */
@@ -77,8 +102,8 @@ function integerParameter(
 }
 
 /**
- * `GET /conversations/{sender}/tracker[?after=<seq>&limit=<n>]`: a conversation's slots,
- * events (those after event number `after`, at most `limit`) and dialogue stack.
+ * `GET /conversations/{sender}/tracker[?after=<seq>&limit=<n>]`: a conversation in Rasa's tracker
+ * shape, with its events after event number `after`, at most `limit`.
  */
 export function trackerChannel(context: ChannelContext): Channel {
   return {

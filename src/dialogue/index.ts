@@ -36,6 +36,8 @@ export {
   applyEvent,
   ConversationState,
   initialState,
+  LatestMessage,
+  latestMessageTime,
   parseState,
   replay,
   STATE_VERSION,

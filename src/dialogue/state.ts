@@ -22,6 +22,13 @@ export const HistoryEntry = z.object({ role: z.enum(['user', 'bot']), text: z.st
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /**
+ * The latest user message: its position among the conversation's events (0 for the first, the
+ * event log's sequence number) and when it came, in seconds since the epoch.
+ */
+export const LatestMessage = z.object({ index: z.number().int().min(0), timestamp: z.number() });
+export type LatestMessage = z.infer<typeof LatestMessage>;
+
+/**
  * A conversation: the fold of its events. Only bounded windows of history are kept, so the state
  * (and the cost of a turn) stays the same size however long the conversation runs.
  */
@@ -39,6 +46,13 @@ export const ConversationState = z.object({
   event_count: z.number().int().min(0),
   /** Set once `action_session_start` ran; absent in conversations older than sessions. */
   session_started: z.boolean().optional(),
+  /**
+   * Absent until the user writes, and in states written before it was kept: those find the
+   * latest message in their recent events (`latestMessageTime`).
+   */
+  latest_message: LatestMessage.optional(),
+  /** When the latest event happened (seconds since the epoch); absent likewise. */
+  latest_event_time: z.number().optional(),
 });
 export type ConversationState = z.infer<typeof ConversationState>;
 
@@ -82,6 +96,7 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
   const next: ConversationState = {
     ...state,
     event_count: state.event_count + 1,
+    latest_event_time: event.timestamp,
     // Stack changes stay out of the window: the state holds the current stack.
     recent_events:
       event.event === 'stack'
@@ -95,6 +110,7 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
         HISTORY_LIMIT,
       );
       next.last_bot_events = [];
+      next.latest_message = { index: state.event_count, timestamp: event.timestamp };
       return next;
     case 'bot':
       if (event.text !== undefined) {
@@ -138,6 +154,17 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
     default:
       return assertNever(event);
   }
+}
+
+/**
+ * When the user last wrote (seconds since the epoch), if ever. A state written before
+ * `latest_message` was kept finds its latest message among its recent events.
+ */
+export function latestMessageTime(state: ConversationState): number | undefined {
+  return (
+    state.latest_message?.timestamp ??
+    state.recent_events.findLast((event) => event.event === 'user')?.timestamp
+  );
 }
 
 /** Folds events into a state: how a conversation is rebuilt from its log. */

@@ -2,8 +2,8 @@
  * The HTTP API: one route table over the routes of all channels. A path no route has answers
  * 404; a path with routes for other methods answers 405 with `Allow`; `HEAD` runs the `GET` route
  * and answers without a body. Before a route runs, in this order: the API token (if the route
- * needs it), the path parameters, then the body, read only now and refused over `MAX_BODY_BYTES`.
- * An `HttpError` becomes its status and `{"error": reason}`.
+ * needs it: a bearer token or Rasa's `?token=`), the path parameters, then the body, read only
+ * now and refused over `MAX_BODY_BYTES`. An `HttpError` becomes its status and `{"error": reason}`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
@@ -142,13 +142,21 @@ async function readBody(body: RequestBody | undefined): Promise<string | undefin
   return text;
 }
 
+/**
+ * The API token, given as `Authorization: Bearer <token>` or, as Rasa's HTTP API takes it, as
+ * the `token` query parameter. Both are compared, each in constant time.
+ */
 async function authorize(request: HttpRequest, options: HttpApiOptions): Promise<void> {
   const token = await options.authToken?.();
   if (token === undefined) return;
   if (token.trim() === '') throw new BlankTokenError();
-  const given = /^Bearer\s+(.+)$/i.exec(headerOf(request, 'authorization') ?? '')?.[1] ?? '';
-  // Digests of equal length: the comparison reveals neither the token nor its length.
-  if (!timingSafeEqual(digest(given), digest(token))) {
+  const bearer = /^Bearer\s+(.+)$/i.exec(headerOf(request, 'authorization') ?? '')?.[1] ?? '';
+  const query = new URLSearchParams(request.path.split('?')[1] ?? '').get('token') ?? '';
+  const expected = digest(token);
+  // Digests of equal length: a comparison reveals neither the token nor its length.
+  const byHeader = timingSafeEqual(digest(bearer), expected);
+  const byQuery = timingSafeEqual(digest(query), expected);
+  if (!byHeader && !byQuery) {
     throw new HttpError(401, 'missing or wrong bearer token');
   }
 }

@@ -14,6 +14,8 @@ export interface LocalHttp {
   readonly server: LocalHttpServer;
   /** `level message` of every line the server logged. */
   readonly logs: string[];
+  /** The fields of every line the server logged, as JSON. */
+  readonly logFields: string[];
 }
 
 /** Serves the standard channels (webhooks answer at once) with the API token `token`. */
@@ -37,11 +39,13 @@ export async function serveLocalHttp(emulators: Emulators, token: string): Promi
     http: { replyWaitMs: 0, authToken: async () => token },
   });
   const logs: string[] = [];
-  const server = await serveHttp(http, 0, {
-    error: (message) => void logs.push(`error ${message}`),
-    debug: (message) => void logs.push(`debug ${message}`),
-  });
-  return { api: http, server, logs };
+  const logFields: string[] = [];
+  const log = (level: string) => (message: string, fields: Record<string, unknown>) => {
+    logs.push(`${level} ${message}`);
+    logFields.push(JSON.stringify(fields));
+  };
+  const server = await serveHttp(http, 0, { error: log('error'), debug: log('debug') });
+  return { api: http, server, logs, logFields };
 }
 
 /** An answer as a raw HTTP client sees it. */

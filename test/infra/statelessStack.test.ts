@@ -262,8 +262,10 @@ describe('StatelessStack', () => {
     ).toEqual([
       'GET /conversations/{sender}/tracker',
       'GET /health',
+      'GET /version',
       'HEAD /conversations/{sender}/tracker',
       'HEAD /health',
+      'HEAD /version',
       'POST /a2a/push/{sender}/{run}',
       'POST /webhooks/rest/webhook',
     ]);

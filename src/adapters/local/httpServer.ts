@@ -107,7 +107,9 @@ async function answer(
     res.end(response.body === undefined ? undefined : JSON.stringify(response.body));
   } catch (error) {
     if (error instanceof ClientGoneError || (req.destroyed && !req.complete)) {
-      logger.debug('client disconnected', { method: req.method, path: req.url });
+      // The path without its query, which may carry the API token (`?token=`).
+      const path = (req.url ?? '/').split('?')[0];
+      logger.debug('client disconnected', { method: req.method, path });
       return;
     }
     logger.error('request failed', {

@@ -182,17 +182,18 @@ export function sqsEvent(bodies: readonly (Job | string)[], options: { fifo: boo
   };
 }
 
-/** An API Gateway HTTP API (payload 2.0) request. */
+/** An API Gateway HTTP API (payload 2.0) request; a query in `path` goes to `rawQueryString`. */
 export function httpEvent(
   method: string,
   path: string,
   options: { body?: string; headers?: Record<string, string> } = {},
 ): APIGatewayProxyEventV2 {
+  const [rawPath = path, rawQueryString = ''] = path.split('?');
   return {
     version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: path,
-    rawQueryString: '',
+    routeKey: `${method} ${rawPath}`,
+    rawPath,
+    rawQueryString,
     headers: { 'content-type': 'application/json', ...options.headers },
     isBase64Encoded: false,
     ...(options.body === undefined ? {} : { body: options.body }),
@@ -201,9 +202,15 @@ export function httpEvent(
       apiId: 'api',
       domainName: 'api.example.com',
       domainPrefix: 'api',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+      http: {
+        method,
+        path: rawPath,
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: 'test',
+      },
       requestId: randomUUID(),
-      routeKey: `${method} ${path}`,
+      routeKey: `${method} ${rawPath}`,
       stage: '$default',
       time: new Date().toISOString(),
       timeEpoch: Date.now(),

@@ -50,6 +50,15 @@ describe('webhook function', () => {
     expect(bodyOf(result)).toEqual({ status: 'ok' });
   });
 
+  it("answers GET /version with Switchboard's version and no token", async () => {
+    const result = await call(httpEvent('GET', '/version'));
+    expect(result.statusCode).toBe(200);
+    expect(bodyOf(result)).toEqual({
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      minimum_compatible_version: '0.1.0',
+    });
+  });
+
   it('answers HEAD on the health check and the tracker like GET, without a body', async () => {
     const health = await call(httpEvent('HEAD', '/health'));
     expect([health.statusCode, health.body]).toEqual([200, undefined]);
@@ -116,9 +125,24 @@ describe('webhook function', () => {
     ]);
   });
 
+  it('pages the tracker with the query string API Gateway passes apart from the path', async () => {
+    const refused = await call(
+      httpEvent('GET', '/conversations/nobody/tracker?limit=0', { headers: auth }),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(bodyOf(refused)).toEqual({ error: 'limit must be one integer from 1 to 2000' });
+  });
+
   it('reads a tracker with the token', async () => {
     const result = await call(httpEvent('GET', '/conversations/nobody/tracker', { headers: auth }));
     expect(result.statusCode).toBe(200);
     expect(bodyOf(result)).toMatchObject({ sender_id: 'nobody', events: [] });
+  });
+
+  it("reads a tracker with the token in Rasa's query parameter, and refuses a wrong one", async () => {
+    const path = '/conversations/nobody/tracker';
+    const right = await call(httpEvent('GET', `${path}?token=${TOKEN}`));
+    const wrong = await call(httpEvent('GET', `${path}?token=nope`));
+    expect([right.statusCode, wrong.statusCode]).toEqual([200, 401]);
   });
 });

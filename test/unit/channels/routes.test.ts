@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { standardChannels } from '../../../src/channels/index.js';
+import { emptyTrackerState } from '../../../src/channels/rasaTracker.js';
 import { type ChannelContext, createHttpApi } from '../../../src/runtime/index.js';
 
 /** Channels over stores that hold one conversation and record what is queued. */
@@ -47,10 +48,7 @@ describe('the standard routes with a token', () => {
     const allowed = await get('/conversations/ada/tracker', {
       authorization: 'Bearer the-token',
     });
-    expect(allowed).toEqual({
-      status: 200,
-      body: { sender_id: 'ada', slots: {}, events: [], stack: [] },
-    });
+    expect(allowed).toEqual({ status: 200, body: emptyTrackerState('ada') });
   });
 
   it('keep the webhook closed to requests without the token, queueing nothing', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emptyTrackerState } from '../../../src/channels/rasaTracker.js';
 import { readTracker, TRACKER_MAX_EVENTS, trackerChannel } from '../../../src/channels/tracker.js';
 import { initialState } from '../../../src/dialogue/index.js';
 import { createHttpApi, type Outbox, type SequencedEvent } from '../../../src/runtime/index.js';
@@ -79,11 +80,24 @@ const texts = (body: unknown) =>
   (body as { events: { text?: string }[] }).events.map((e) => e.text);
 
 describe('tracker', () => {
-  it('answers without parameters exactly as before when every event fits', async () => {
+  it("answers with Rasa's tracker fields and every event when they all fit", async () => {
     const response = await api(storeWith('ada', 3, 1)).handle(get('/conversations/ada/tracker'));
 
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body as object)).toEqual(['sender_id', 'slots', 'events', 'stack']);
+    expect(Object.keys(response.body as object)).toEqual([
+      'sender_id',
+      'slots',
+      'latest_message',
+      'latest_event_time',
+      'followup_action',
+      'paused',
+      'stack',
+      'events',
+      'latest_input_channel',
+      'active_loop',
+      'latest_action',
+      'latest_action_name',
+    ]);
     expect(texts(response.body)).toEqual(['m0', 'm1', 'm2', 'm3']);
   });
 
@@ -103,10 +117,10 @@ describe('tracker', () => {
     const store = storeWith('cy', 3, 3);
 
     const first = await readTracker(store, 'cy', { after: 1, limit: 3 });
-    expect(first.events).toEqual([userEvent(2).event, userEvent(3).event, userEvent(4).event]);
+    expect(texts(first)).toEqual(['m2', 'm3', 'm4']);
     expect(first).toMatchObject({ truncated: true, next_after: 4 });
     const rest = await readTracker(store, 'cy', { after: 4, limit: 3 });
-    expect(rest.events).toEqual([userEvent(5).event]);
+    expect(texts(rest)).toEqual(['m5']);
     expect(rest.truncated).toBeUndefined();
   });
 
@@ -188,6 +202,6 @@ describe('tracker', () => {
       get('/conversations/nobody/tracker?limit=5'),
     );
 
-    expect(response.body).toEqual({ sender_id: 'nobody', slots: {}, events: [], stack: [] });
+    expect(response.body).toEqual(emptyTrackerState('nobody'));
   });
 });

@@ -5,6 +5,7 @@ import {
   applyEvent,
   HISTORY_LIMIT,
   initialState,
+  latestMessageTime,
   parseState,
   RECENT_EVENTS_LIMIT,
   REPEAT_TEXT_LIMIT,
@@ -54,6 +55,32 @@ describe('conversation state', () => {
     expect(() => parseState(state)).toThrow(
       expect.objectContaining({ name: 'UnsupportedStateVersionError', found: 99 }),
     );
+  });
+
+  it('keeps where and when the user last wrote, and when the latest event happened', () => {
+    const state = replay(initialState('tester', {}), [
+      { event: 'slot', name: 'plan', value: 'basic', timestamp: 10 },
+      { event: 'user', text: 'hi', timestamp: 11 },
+      { event: 'bot', text: 'Hello!', timestamp: 12 },
+      { event: 'stack', stack: [], timestamp: 13 },
+    ]);
+    expect(state.latest_message).toEqual({ index: 1, timestamp: 11 });
+    expect(state.latest_event_time).toBe(13);
+    expect(latestMessageTime(state)).toBe(11);
+  });
+
+  it('loads a state written before it kept the latest message, finding it in its recent events', () => {
+    const written = replay(initialState('tester', {}), [
+      { event: 'user', text: 'hi', timestamp: 11 },
+      { event: 'bot', text: 'Hello!', timestamp: 12 },
+    ]);
+    const { latest_message: _m, latest_event_time: _t, ...old } = written;
+
+    const loaded = parseState(JSON.parse(JSON.stringify(old)));
+
+    expect(loaded).toEqual(old);
+    expect(latestMessageTime(loaded)).toBe(11);
+    expect(latestMessageTime(initialState('tester', {}))).toBeUndefined();
   });
 
   it('numbers new frames after the highest frame the stack has held', () => {
