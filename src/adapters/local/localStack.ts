@@ -44,8 +44,11 @@ import { localPushKey } from './pushKey.js';
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
 const TTL_SECONDS = 30 * 24 * 3600;
-/** Worker loops on the job queue. */
-const WORKER_LOOPS = 4;
+/**
+ * Jobs in progress at once, as concurrent Lambda workers would run them: a hung peer holds one
+ * slot until its job's budget ends, and the others keep taking jobs.
+ */
+const JOB_SLOTS = 32;
 /** How long jobs in progress may go on after a stop request. */
 const STOP_GRACE_MS = 10_000;
 /** How long waiting webhooks get for their turns to settle when the stack stops. */
@@ -78,7 +81,7 @@ export interface LocalStack {
 
 /**
  * The runtime on one machine: the same DynamoDB and SQS adapters as on AWS, against dynalite
- * and fauxqs in this process, worker loops on the job queue, a loop that releases delayed jobs,
+ * and fauxqs in this process, a pool of job slots on the job queue, a loop that releases delayed jobs,
  * and the HTTP API on loopback.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -191,23 +194,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Jobs in progress get a little time to finish when the stack stops, then are aborted.
     const jobsDeadline = new AbortController();
     const receiver = new SqsJobReceiver(sqs);
-    // Several loops, as several Lambda workers would: the FIFO queue keeps each conversation serial.
-    const jobs = Promise.all(
-      Array.from({ length: WORKER_LOOPS }, () =>
-        runWorkerLoop({
-          source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
-          process: async (job, signal, deadline) => {
-            await runtime.processJob(job, signal, { deadline });
-            if (inbox && job.type === 'user_message') await inbox.remove(job.id);
-          },
-          jobBudgetMs,
-          isRetryable: (error) => error instanceof ConcurrentUpdateError,
-          logger: log,
-          signal: stopping.signal,
-          jobSignal: jobsDeadline.signal,
-        }),
-      ),
-    );
+    // One pool of slots, as concurrent Lambda workers: the FIFO queue keeps each conversation serial.
+    const jobs = runWorkerLoop({
+      source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
+      process: async (job, signal, deadline) => {
+        await runtime.processJob(job, signal, { deadline });
+        if (inbox && job.type === 'user_message') await inbox.remove(job.id);
+      },
+      concurrency: JOB_SLOTS,
+      jobBudgetMs,
+      isRetryable: (error) => error instanceof ConcurrentUpdateError,
+      logger: log,
+      signal: stopping.signal,
+      jobSignal: jobsDeadline.signal,
+    });
     const forwarder = new DelayedJobForwarder(queueOptions);
     const delayed = runWorkerLoop({
       source: new SqsJobSource(receiver, queues.delayQueueUrl, log),
@@ -223,7 +223,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       url: server.url,
       runtime,
       stop: async () => {
-        // No new requests; the worker loops go on, so waiting webhooks can get their turns'
+        // No new requests; the job pool goes on, so waiting webhooks can get their turns'
         // replies for a while; then those still waiting answer with what they have.
         const answered = await server.drain(WEBHOOK_GRACE_MS);
         serverStopping.abort();
