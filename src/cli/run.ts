@@ -5,6 +5,7 @@ import {
   type LocalStack,
   startLocalStack,
 } from '../adapters/local/localStack.js';
+import { StateFolderInUseError } from '../adapters/local/stateLock.js';
 import { summarize } from '../assistant/index.js';
 import { isDirectory, isFile, projectEnvironment, yamlFilesUnder } from '../config/index.js';
 import { type DemoPeers, startDemoPeers } from '../demo/index.js';
@@ -81,7 +82,9 @@ export async function runCommand(
     });
   } catch (error) {
     await demo?.close();
-    if (!(error instanceof BlankRestTokenError)) throw error;
+    if (!(error instanceof BlankRestTokenError || error instanceof StateFolderInUseError)) {
+      throw error;
+    }
     io.err(`switchboard run: ${error.message}`);
     return EXIT.invalid;
   }

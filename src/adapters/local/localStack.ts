@@ -40,6 +40,7 @@ import { serveHttp } from './httpServer.js';
 import { DynamoInbox, InboxJobQueue } from './inbox.js';
 import { LocalSecretStore } from './localSecretStore.js';
 import { localPushKey } from './pushKey.js';
+import { lockStateFolder, type StateLock } from './stateLock.js';
 
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
@@ -93,6 +94,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   const log = workerLogger(logger);
   const emulators: RunningEmulator[] = [];
+  // Before the database opens: a second process on the folder is told who holds it.
+  const lock: StateLock | undefined = options.dataDir
+    ? await lockStateFolder(path.resolve(options.dataDir))
+    : undefined;
   try {
     const dynamo = await startDynalite(
       options.dataDir ? { path: path.resolve(options.dataDir, 'dynamodb') } : {},
@@ -242,10 +247,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         sqs.destroy();
         dynamoClient.destroy();
         await closeAll(emulators);
+        await lock?.release();
       },
     };
   } catch (error) {
     await closeAll(emulators);
+    await lock?.release();
     throw error;
   }
 }
