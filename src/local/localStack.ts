@@ -5,14 +5,30 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { projectActions } from '../../actionServer/index.js';
-import { projectAgents } from '../../agents/index.js';
-import type { Assistant } from '../../assistant/index.js';
-import { a2aPushChannel, standardChannels } from '../../channels/index.js';
-import type { ActionPort, LlmPort } from '../../dialogue/index.js';
-import { loadProjectActions } from '../../extensions/index.js';
-import { hasModelAccess, modelFactory, type ToolChatPort } from '../../llm/index.js';
-import { projectMcp } from '../../mcp/index.js';
+import { DynamoConversationStore } from '../adapters/aws/dynamoConversationStore.js';
+import { DynamoReplyStore } from '../adapters/aws/dynamoReplyStore.js';
+import { scanConversationIds } from '../adapters/aws/scanConversations.js';
+import { DelayedJobForwarder, SqsJobQueue } from '../adapters/aws/sqsJobQueue.js';
+import { SqsJobReceiver } from '../adapters/aws/sqsJobReceiver.js';
+import { SqsJobSource } from '../adapters/aws/sqsJobSource.js';
+import {
+  ensureQueues,
+  ensureTable,
+  localAwsConfig,
+  type RunningEmulator,
+  startDynalite,
+  startFauxqs,
+} from '../adapters/local/emulators.js';
+import { serveHttp } from '../adapters/local/httpServer.js';
+import { DynamoInbox, InboxJobQueue } from '../adapters/local/inbox.js';
+import { LocalSecretStore } from '../adapters/local/localSecretStore.js';
+import { localPushKey } from '../adapters/local/pushKey.js';
+import { lockStateFolder, type StateLock } from '../adapters/local/stateLock.js';
+import { assembleDialogue } from '../assembly/index.js';
+import type { Assistant } from '../assistant/index.js';
+import { a2aPushChannel, standardChannels } from '../channels/index.js';
+import type { ActionPort, LlmPort } from '../dialogue/index.js';
+import { hasModelAccess, type ToolChatPort } from '../llm/index.js';
 import {
   COMMIT_RESERVE_MS,
   ConcurrentUpdateError,
@@ -21,26 +37,7 @@ import {
   type Runtime,
   runWorkerLoop,
   type WorkerLogger,
-} from '../../runtime/index.js';
-import { DynamoConversationStore } from '../aws/dynamoConversationStore.js';
-import { DynamoReplyStore } from '../aws/dynamoReplyStore.js';
-import { scanConversationIds } from '../aws/scanConversations.js';
-import { DelayedJobForwarder, SqsJobQueue } from '../aws/sqsJobQueue.js';
-import { SqsJobReceiver } from '../aws/sqsJobReceiver.js';
-import { SqsJobSource } from '../aws/sqsJobSource.js';
-import {
-  ensureQueues,
-  ensureTable,
-  localAwsConfig,
-  type RunningEmulator,
-  startDynalite,
-  startFauxqs,
-} from './emulators.js';
-import { serveHttp } from './httpServer.js';
-import { DynamoInbox, InboxJobQueue } from './inbox.js';
-import { LocalSecretStore } from './localSecretStore.js';
-import { localPushKey } from './pushKey.js';
-import { lockStateFolder, type StateLock } from './stateLock.js';
+} from '../runtime/index.js';
 
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
@@ -136,20 +133,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       );
       if (assistant.rephraser) options.announce('responses are not rephrased with the demo model');
     }
-    const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
-    const mcp = await projectMcp({ assistant, secrets, logger });
-    const { llm, agentModel } = options;
     const pushKey = localPushKey(secrets, options.dataDir);
     let url: string | undefined;
-    const runners = await projectAgents({
+    const parts = await assembleDialogue({
       assistant,
-      models: agentModel ? () => agentModel : models,
-      gateway: mcp.gateway,
+      env,
       secrets,
+      logger,
+      withoutAccess: 'demo',
       pushKey,
       // Agents that name no push URL notify this stack, once its server listens.
       pushBaseUrl: () => url,
-      logger,
+      ...(options.llm ? { llm: options.llm } : {}),
+      ...(options.agentModel ? { agentModel: options.agentModel } : {}),
+      ...(options.wrapActions ? { wrapActions: options.wrapActions } : {}),
     });
     const serverStopping = new AbortController();
     const sqsQueue = new SqsJobQueue(queueOptions);
@@ -170,17 +167,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         stopping: serverStopping.signal,
         ...(restToken === undefined ? {} : { authToken: async () => restToken }),
       },
-      dialogue: {
-        assistant,
-        models: llm ? () => llm : models,
-        actions: (options.wrapActions ?? ((actions) => actions))(
-          projectActions(await loadProjectActions(assistant), { assistant, secrets, logger }),
-        ),
-        mcp: mcp.flowTools,
-        runners,
-        random: Math.random,
-        logger: log,
-      },
+      dialogue: parts.dialogue,
     });
 
     if (inbox) {
@@ -243,7 +230,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         await Promise.allSettled([jobs, delayed]);
         clearTimeout(deadline);
         await server.close();
-        await mcp.gateway.close();
+        await parts.close();
         sqs.destroy();
         dynamoClient.destroy();
         await closeAll(emulators);

@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../../../src/adapters/local/localStack.js';
-import { type McpHost, startMcpHost } from '../../../../src/demo/index.js';
-import { assistantFrom, ScriptedLlm } from '../../../helpers/dialogue.js';
-import { waitFor } from '../../../helpers/waitFor.js';
+import { type McpHost, startMcpHost } from '../../../src/demo/index.js';
+import { type LocalStack, startLocalStack } from '../../../src/local/index.js';
+import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
+import { waitFor } from '../../helpers/waitFor.js';
 
 /** Conversations whose turn waits on a tool that does not answer: more than the old loops took. */
 const HUNG = 8;
