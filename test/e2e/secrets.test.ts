@@ -19,8 +19,8 @@ import type {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localAwsConfig } from '../../src/adapters/local/emulators.js';
-import { LOCAL_TABLE, startLocalStack } from '../../src/adapters/local/localStack.js';
 import { loadAssistant } from '../../src/config/index.js';
+import { LOCAL_TABLE, startLocalStack } from '../../src/local/index.js';
 import { Job } from '../../src/runtime/index.js';
 import {
   startTestMcpServer,

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DynamoConversationStore } from '../../../src/adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
 import { SqsJobQueue } from '../../../src/adapters/aws/sqsJobQueue.js';
-import { startLocalStack } from '../../../src/adapters/local/localStack.js';
+import { startLocalStack } from '../../../src/local/index.js';
 import { Job, type RuntimeParts } from '../../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
 import { writeProject } from '../../helpers/project.js';
@@ -30,6 +30,16 @@ vi.mock('../../../src/runtime/createRuntime.js', async (importOriginal) => {
     return actual.createRuntime(parts);
   };
   return { ...actual, createRuntime };
+});
+// And the dialogue parts of each through the one assembly, with where its model key comes from.
+const assembled = vi.hoisted(() => [] as unknown[]);
+vi.mock('../../../src/assembly/dialogueParts.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/assembly/dialogueParts.js')>();
+  const assembleDialogue: typeof actual.assembleDialogue = (options) => {
+    assembled.push(options.withoutAccess);
+    return actual.assembleDialogue(options);
+  };
+  return { ...actual, assembleDialogue };
 });
 
 const FILES = {
@@ -84,6 +94,7 @@ describe('one wiring for every entry point', () => {
     });
     try {
       expect(wired.map(adapterSet)).toEqual([{ ...AWS_ADAPTERS, dialogue: true }]);
+      expect(assembled).toEqual(['demo']);
       const say = async (message: string) => {
         const response = await fetch(`${stack.url}/webhooks/rest/webhook`, {
           method: 'POST',
@@ -105,6 +116,7 @@ describe('one wiring for every entry point', () => {
   it('builds the webhook and worker functions from the same function, against the emulators', async () => {
     harness = await startFunctionsHarness({ REPLY_WAIT_MS: '0' });
     wired.length = 0;
+    assembled.length = 0;
     const webhook: (
       event: APIGatewayProxyEventV2,
       context: Context,
@@ -116,6 +128,7 @@ describe('one wiring for every entry point', () => {
       { ...AWS_ADAPTERS, dialogue: false },
       { ...AWS_ADAPTERS, dialogue: true },
     ]);
+    expect(assembled).toEqual([{ keySecret: expect.any(String) }]);
 
     const post = (message: string) =>
       webhook(
