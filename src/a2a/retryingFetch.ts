@@ -7,7 +7,7 @@
  * agent that saw the first try can recognise the second.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { retryAfterOf } from '../runtime/index.js';
+import { parseRetryAfter } from '../resilience/index.js';
 import { isTransient } from './errors.js';
 
 /** The first retry's delay; each further retry doubles it. */
@@ -28,7 +28,7 @@ export function retryingFetch(
       try {
         const response = await base(input, init);
         if (failures >= retries || !RETRIED_STATUSES.has(response.status)) return response;
-        const asked = retryAfterOf(response.headers);
+        const asked = parseRetryAfter(response.headers);
         if (asked !== undefined && asked > MAX_INLINE_WAIT_MS) return response;
         waitMs = Math.max(waitMs, asked ?? 0);
         await response.body?.cancel().catch(() => undefined);

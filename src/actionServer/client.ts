@@ -7,8 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionEndpointConfig } from '../assistant/index.js';
-import { retryAfterOf, type SecretStore } from '../runtime/index.js';
-import { timeoutSignal } from '../signals/index.js';
+import { parseRetryAfter, timeoutSignal } from '../resilience/index.js';
+import type { SecretStore } from '../runtime/index.js';
 import { ActionAnswer } from './answer.js';
 import { readLimited, rejectionOf } from './bodies.js';
 import { ActionServerError, ActionServerUnavailableError } from './errors.js';
@@ -138,7 +138,7 @@ export class ActionServerClient {
           status,
         );
       }
-      const asked = retryAfterOf(response.headers);
+      const asked = parseRetryAfter(response.headers);
       const failure = new ActionServerUnavailableError(
         `the action server at ${this.address} answered HTTP ${status}`,
         asked,

@@ -1,8 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
-import { retryAfterOf } from '../runtime/index.js';
-import { timeoutSignal } from '../signals/index.js';
+import { parseRetryAfter, timeoutSignal } from '../resilience/index.js';
 import type {
   TokenUsage,
   ToolCall,
@@ -256,7 +255,7 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
       status,
       // Without an answer, only a lost or timed-out connection is worth another try.
       transient: status === undefined ? error instanceof APIConnectionError : undefined,
-      retryAfterMs: retryAfterOf(headers),
+      retryAfterMs: parseRetryAfter(headers),
     });
   }
 

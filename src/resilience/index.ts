@@ -1,1 +1,2 @@
+export { parseRetryAfter } from './retryAfter.js';
 export { timeoutSignal } from './timeoutSignal.js';
