@@ -5,9 +5,8 @@
  * fifth at random) while the job's deadline allows; a request that outlasts `timeout` is not,
  * as the action may still be running. Every try carries the same `Idempotency-Key`.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionEndpointConfig } from '../assistant/index.js';
-import { parseRetryAfter, timeoutSignal } from '../resilience/index.js';
+import { parseRetryAfter, retryWait, sleep, timeoutSignal } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { ActionAnswer } from './answer.js';
 import { readLimited, rejectionOf } from './bodies.js';
@@ -19,8 +18,8 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const DEFAULT_TIMEOUT_S = 10;
 /** Retries of a call whose connection failed or that got 408, 429 or 5xx, by default. */
 export const DEFAULT_MAX_RETRIES = 2;
-/** The first retry's delay; each further retry doubles it. */
-export const RETRY_BASE_MS = 250;
+/** The wait before the first retry (0.25 s), doubling, stretched by up to a fifth at random. */
+export const RETRY_BACKOFF = { baseMs: 250, jitter: 0.2 } as const;
 /** The longest `Retry-After` waited for within the call; a longer one ends it. */
 const MAX_INLINE_WAIT_MS = 2000;
 /** The largest answer read. */
@@ -87,8 +86,7 @@ export class ActionServerClient {
       // A redirect would carry the token elsewhere.
       redirect: 'manual' as const,
     };
-    const retries = this.options.endpoint.max_retries ?? DEFAULT_MAX_RETRIES;
-    for (let failures = 0; ; failures++) {
+    for (let failures = 1; ; failures++) {
       const timeoutMs = this.timeoutMs(call.deadline);
       if (timeoutMs <= 0) {
         throw new ActionServerUnavailableError(
@@ -103,7 +101,7 @@ export class ActionServerClient {
         const failure = this.failure(error, call, timeoutMs);
         // Only a failed connection is tried again here: after a timeout the action may still run.
         const connectionFailed = error instanceof TypeError;
-        if (!connectionFailed || failures >= retries || !(await this.backOff(failures, call))) {
+        if (!connectionFailed || !(await this.backOff(failures, call))) {
           throw failure;
         }
         continue;
@@ -143,11 +141,7 @@ export class ActionServerClient {
         `the action server at ${this.address} answered HTTP ${status}`,
         asked,
       );
-      if (
-        failures >= retries ||
-        (asked ?? 0) > MAX_INLINE_WAIT_MS ||
-        !(await this.backOff(failures, call, asked))
-      ) {
+      if ((asked ?? 0) > MAX_INLINE_WAIT_MS || !(await this.backOff(failures, call, asked))) {
         throw failure;
       }
     }
@@ -169,11 +163,17 @@ export class ActionServerClient {
     return deadline === undefined ? limit : Math.min(limit, deadline - this.now());
   }
 
-  /** Waits before the next try; false when the deadline leaves no room for one. */
+  /** Waits before the next try; false when the retries are used up or the deadline leaves no room. */
   private async backOff(failures: number, call: CallOptions, asked?: number): Promise<boolean> {
-    const waitMs = Math.max(RETRY_BASE_MS * 2 ** failures * (1 + 0.2 * this.random()), asked ?? 0);
-    if (call.deadline !== undefined && this.now() + waitMs >= call.deadline) return false;
-    await sleep(waitMs, undefined, call.signal ? { signal: call.signal } : {});
+    const waitMs = retryWait(RETRY_BACKOFF, failures, {
+      retries: this.options.endpoint.max_retries ?? DEFAULT_MAX_RETRIES,
+      retryAfterMs: asked,
+      deadline: call.deadline,
+      random: this.random,
+      now: this.now,
+    });
+    if (waitMs === undefined) return false;
+    await sleep(waitMs, call.signal);
     return true;
   }
 

@@ -6,6 +6,8 @@
  * fails for good.
  */
 
+import { retryWait } from '../resilience/index.js';
+
 /** Retries after the first failure before the run fails. */
 export const MAX_RETRIES = 3;
 /** The first retry's delay; each further retry doubles it. */
@@ -22,8 +24,7 @@ export function retryDelay(
   random: () => number,
   retryAfterMs?: number,
 ): number | undefined {
-  if (failures < 1 || failures > MAX_RETRIES) return undefined;
-  const nominal = BASE_DELAY_MS * 2 ** (failures - 1);
-  const backoff = Math.round(nominal * (1 + JITTER * random()));
-  return Math.max(backoff, retryAfterMs ?? 0);
+  const schedule = { baseMs: BASE_DELAY_MS, jitter: JITTER };
+  const backoff = retryWait(schedule, failures, { retries: MAX_RETRIES, random });
+  return backoff === undefined ? undefined : Math.max(Math.round(backoff), retryAfterMs ?? 0);
 }

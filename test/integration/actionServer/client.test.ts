@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ActionServerError,
   ActionServerUnavailableError,
@@ -262,6 +262,19 @@ describe('custom actions on a Rasa action server', () => {
     expect(failure.retryAfterMs).toBe(1000);
     expect(failure.message).toBe(`the action server at ${server.url} answered HTTP 502`);
     expect(server.calls.length - before).toBe(3);
+  });
+
+  it('stop waiting between tries with the job’s own reason when the job stops', async () => {
+    server.next({ status: 503, body: {}, headers: { 'retry-after': '2' } });
+    const job = new AbortController();
+    const stopped = new Error('the job ran out of its budget');
+    const before = server.calls.length;
+    const call = actions.run('action_check_balance', actionContext({ signal: job.signal }));
+    await vi.waitFor(() => expect(server.calls.length).toBe(before + 1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    job.abort(stopped);
+    await expect(call).rejects.toBe(stopped);
+    expect(server.calls.length).toBe(before + 1);
   });
 
   it('fail at once on a 500 answer, which the Rasa SDK gives when the action raised', async () => {
