@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '../assistant/index.js';
-import { retryWait, sleep } from '../resilience/index.js';
+import { retryWait, sleep, within } from '../resilience/index.js';
 import type { ServerAuth } from './auth.js';
 import type {
   McpCallOptions,
@@ -180,7 +180,13 @@ export class ServerConnection implements McpClient {
     let renewed = false;
     for (let failures = 0; ; ) {
       try {
-        return await this.within(this.attempt(), options);
+        return await within(this.attempt(), {
+          signal: options.signal,
+          deadline: options.deadline,
+          timedOut: () =>
+            new McpUnavailableError(this.serverName, 'connecting took longer than the time left'),
+          now: this.now,
+        });
       } catch (error) {
         if (options.signal?.aborted) throw error;
         const failure = classifyFailure(error, true);
@@ -214,34 +220,6 @@ export class ServerConnection implements McpClient {
       if (this.connected === connecting) this.connected = undefined;
     });
     return connecting;
-  }
-
-  /** Waits for `promise` until the caller's signal aborts or its deadline passes. */
-  private within<T>(promise: Promise<T>, options: McpCallOptions): Promise<T> {
-    const { signal, deadline } = options;
-    if (!signal && deadline === undefined) return promise;
-    return new Promise<T>((resolve, reject) => {
-      const timer =
-        deadline === undefined
-          ? undefined
-          : setTimeout(
-              () =>
-                reject(
-                  new McpUnavailableError(
-                    this.serverName,
-                    'connecting took longer than the time left',
-                  ),
-                ),
-              Math.max(0, deadline - this.now()),
-            );
-      const onAbort = () => reject(signal?.reason);
-      if (signal?.aborted) onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      promise.then(resolve, reject).finally(() => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      });
-    });
   }
 
   /** Closes a client whose session the server dropped; the next request connects anew. */

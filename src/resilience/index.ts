@@ -7,3 +7,4 @@ export {
 } from './backoff.js';
 export { parseRetryAfter } from './retryAfter.js';
 export { timeoutSignal } from './timeoutSignal.js';
+export { type WithinLimits, within } from './within.js';
