@@ -6,7 +6,14 @@
  * as the action may still be running. Every try carries the same `Idempotency-Key`.
  */
 import type { ActionEndpointConfig } from '../assistant/index.js';
-import { parseRetryAfter, retryWait, sleep, timeoutSignal } from '../resilience/index.js';
+import {
+  networkCodeOf,
+  parseRetryAfter,
+  redact,
+  retryWait,
+  sleep,
+  timeoutSignal,
+} from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { ActionAnswer } from './answer.js';
 import { readLimited, rejectionOf } from './bodies.js';
@@ -72,8 +79,6 @@ export class ActionServerClient {
   /** Posts `body` for the action `actionName`; throws the errors of `./errors.js`. */
   async post(actionName: string, body: unknown, call: CallOptions): Promise<ServerReply> {
     const { url, token } = await this.target();
-    const redact = (text: string) =>
-      token && token.length >= 4 ? text.replaceAll(token, '[redacted]') : text;
     const init = {
       method: 'POST',
       headers: {
@@ -113,7 +118,7 @@ export class ActionServerClient {
       if (status === 400)
         return {
           kind: 'rejected',
-          reason: redact(await rejectionOf(response, MAX_ANSWER_BYTES)),
+          reason: await rejectionOf(response, MAX_ANSWER_BYTES, (text) => redact(text, [token])),
         };
       await response.body?.cancel().catch(() => undefined);
       if (status === 449) return { kind: 'domain-missing' };
@@ -225,7 +230,7 @@ export class ActionServerClient {
       );
     }
     if (error instanceof TypeError) {
-      const code = networkCode(error);
+      const code = networkCodeOf(error);
       return new ActionServerUnavailableError(
         `could not reach the action server at ${this.address}${code ? ` (${code})` : ''}; is it running?`,
         undefined,
@@ -243,13 +248,6 @@ export class ActionServerClient {
 /** A signal that aborts with the job's, or after `timeoutMs`. */
 function requestSignal(job: AbortSignal | undefined, timeoutMs: number): AbortSignal {
   return timeoutSignal(timeoutMs, job);
-}
-
-function networkCode(error: Error): string | undefined {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if ('code' in current && typeof current.code === 'string') return current.code;
-  }
-  return undefined;
 }
 
 function formatSeconds(ms: number): string {

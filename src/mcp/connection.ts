@@ -296,7 +296,7 @@ export class ServerConnection implements McpClient {
 
   private mapped(error: unknown, failure: string, attempts?: number): Error {
     if (error instanceof McpUnavailableError || error instanceof McpRequestError) return error;
-    const reason = this.options.auth.redact(describeFailure(error));
+    const reason = describeFailure(error, (text) => this.options.auth.redact(text));
     if (failure === 'unavailable' || failure === 'session-lost') {
       const tries = attempts && attempts > 1 ? ` (${attempts} attempts)` : '';
       return new McpUnavailableError(this.serverName, `${reason}${tries}`, { cause: error });
