@@ -23,8 +23,8 @@ import {
 } from '../assistant/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import type { PreCallHook } from '../extensions/index.js';
-import { type McpLogger, runPreCallHook } from '../mcp/index.js';
-import { backoffDelay } from '../resilience/index.js';
+import { runPreCallHook } from '../mcp/index.js';
+import { backoffDelay, type Logger } from '../resilience/index.js';
 import type {
   AgentRunner,
   CancelScope,
@@ -78,7 +78,7 @@ export interface A2ARunnerOptions {
   readonly pushKey?: () => Promise<string>;
   /** The base URL for push notifications when an agent configures none (the local stack's). */
   readonly pushBaseUrl?: () => string | undefined;
-  readonly logger?: McpLogger;
+  readonly logger?: Logger;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
 }

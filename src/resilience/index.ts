@@ -5,6 +5,7 @@ export {
   retryWait,
   sleep,
 } from './backoff.js';
+export { describeError, type LogFields, type Logger } from './logger.js';
 export { isTransientNetworkFailure, isTransientStatus, networkCodeOf } from './network.js';
 export {
   MAX_REASON_CHARS,

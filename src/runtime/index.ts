@@ -66,5 +66,5 @@ export { loadRunState, RUN_RECORD_VERSION, RunRecordError, RunState } from './ru
 export type { RuntimeDeps } from './runtimeDeps.js';
 export { SENDER_ID_CHARS, senderIdProblem } from './senderId.js';
 export { SlotValueError } from './setSlots.js';
-export type { JobSource, ReceivedJob, WorkerLogger, WorkerLoopOptions } from './worker.js';
+export type { JobSource, ReceivedJob, WorkerLoopOptions } from './worker.js';
 export { runWorkerLoop } from './worker.js';

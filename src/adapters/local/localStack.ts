@@ -20,7 +20,6 @@ import {
   JOB_BUDGET_MS,
   type Runtime,
   runWorkerLoop,
-  type WorkerLogger,
 } from '../../runtime/index.js';
 import { DynamoConversationStore } from '../aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../aws/dynamoReplyStore.js';
@@ -88,7 +87,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     serviceName: 'switchboard',
     logLevel: (env.SWITCHBOARD_LOG_LEVEL ?? 'WARN') as 'WARN',
   });
-  const log = workerLogger(logger);
   const emulators: RunningEmulator[] = [];
   try {
     const dynamo = await startDynalite(
@@ -171,7 +169,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         mcp: mcp.flowTools,
         runners,
         random: Math.random,
-        logger: log,
+        logger,
       },
     });
 
@@ -195,14 +193,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const jobs = Promise.all(
       Array.from({ length: WORKER_LOOPS }, () =>
         runWorkerLoop({
-          source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
+          source: new SqsJobSource(receiver, queues.jobsQueueUrl, logger),
           process: async (job, signal, deadline) => {
             await runtime.processJob(job, signal, { deadline });
             if (inbox && job.type === 'user_message') await inbox.remove(job.id);
           },
           jobBudgetMs,
           isRetryable: (error) => error instanceof ConcurrentUpdateError,
-          logger: log,
+          logger,
           signal: stopping.signal,
           jobSignal: jobsDeadline.signal,
         }),
@@ -210,10 +208,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     );
     const forwarder = new DelayedJobForwarder(queueOptions);
     const delayed = runWorkerLoop({
-      source: new SqsJobSource(receiver, queues.delayQueueUrl, log),
+      source: new SqsJobSource(receiver, queues.delayQueueUrl, logger),
       process: (job) => forwarder.forward(job),
       isRetryable: () => false,
-      logger: log,
+      logger,
       signal: stopping.signal,
     });
 
@@ -265,14 +263,6 @@ function localRestToken(env: LocalStackOptions['env']): string | undefined {
   const token = env.SWITCHBOARD_REST_TOKEN;
   if (token !== undefined && token.trim() === '') throw new BlankRestTokenError();
   return token;
-}
-
-/** Powertools' logger as the worker loop logs. */
-function workerLogger(logger: Logger): WorkerLogger {
-  const at =
-    (level: 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) =>
-      fields ? logger[level](message, fields) : logger[level](message);
-  return { info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 async function closeAll(emulators: readonly RunningEmulator[]): Promise<void> {

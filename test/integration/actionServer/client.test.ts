@@ -17,6 +17,7 @@ import {
   refusedUrl,
   utterMessage,
 } from '../../helpers/fakeActionServer.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 import { secretsOf } from '../mcp/fixtures.js';
 import { ACTION_TOKEN, actionContext, bankProject } from './fixtures.js';
 
@@ -28,6 +29,7 @@ describe('custom actions on a Rasa action server', () => {
   let actions: ActionPort;
   const logs: string[] = [];
   const logger = {
+    ...SILENT_LOGGER,
     warn: (m: string, f: Record<string, unknown>) => logs.push(`warn ${m} ${JSON.stringify(f)}`),
     error: (m: string, f: Record<string, unknown>) => logs.push(`error ${m} ${JSON.stringify(f)}`),
   };

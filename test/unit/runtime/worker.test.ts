@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Job, JobSource, ReceivedJob } from '../../../src/runtime/index.js';
 import { runWorkerLoop } from '../../../src/runtime/index.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 
 function job(conversation: string, n: number): Job {
   const id = `${conversation}-${n}`;
@@ -37,7 +38,7 @@ function oneBatch(jobs: Job[], stop: AbortController) {
   return { source, log };
 }
 
-const logger = { info: () => {}, warn: () => {}, error: () => {} };
+const logger = SILENT_LOGGER;
 
 /** A logger that records each line with its fields. */
 function recordingLogger() {
@@ -45,7 +46,10 @@ function recordingLogger() {
   const line = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
   };
-  return { lines, logger: { info: line('info'), warn: line('warn'), error: line('error') } };
+  return {
+    lines,
+    logger: { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') },
+  };
 }
 
 describe('runWorkerLoop', () => {
