@@ -308,6 +308,7 @@ async function switchboardOnStack(peers: Peers, assistant: Assistant) {
     const processJob = runtime.processJob;
     const steps: Sample[] = [];
     const logger = {
+      debug: () => {},
       info: () => {},
       warn: () => {},
       error: (m: string) => process.stderr.write(`${m}\n`),

@@ -1,9 +1,10 @@
 import { SecretNotFoundError } from '../src/adapters/secretErrors.js';
 import { a2aPushChannel } from '../src/channels/index.js';
+import { describeError } from '../src/resilience/index.js';
 import { createRuntime, type HttpRequest, type HttpResponse } from '../src/runtime/index.js';
 import { httpHandler } from './shared/apiGateway.js';
 import { env, pushKeyOf } from './shared/aws.js';
-import { describeError, logger } from './shared/observability.js';
+import { logger } from './shared/observability.js';
 import { awsRuntimeParts } from './shared/parts.js';
 
 const pushKey = pushKeyOf(env.A2A_PUSH_KEY_SECRET);

@@ -2,8 +2,9 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { DelayedJobForwarder } from '../src/adapters/aws/sqsJobQueue.js';
+import { describeError } from '../src/resilience/index.js';
 import { queueOptions } from './shared/aws.js';
-import { describeError, lambdaHandler, logger, metrics } from './shared/observability.js';
+import { lambdaHandler, logger, metrics } from './shared/observability.js';
 import { jobOf } from './shared/sqsRecords.js';
 
 const forwarder = new DelayedJobForwarder(queueOptions);

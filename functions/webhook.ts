@@ -1,4 +1,5 @@
 import { SecretNotFoundError } from '../src/adapters/secretErrors.js';
+import { describeError } from '../src/resilience/index.js';
 import {
   BlankTokenError,
   createRuntime,
@@ -7,7 +8,7 @@ import {
 } from '../src/runtime/index.js';
 import { httpHandler } from './shared/apiGateway.js';
 import { env } from './shared/aws.js';
-import { describeError, logger } from './shared/observability.js';
+import { logger } from './shared/observability.js';
 import { awsRuntimeParts } from './shared/parts.js';
 
 // The HTTP side only: the webhook runs no conversation, so it bundles no assistant.

@@ -1,8 +1,9 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { describeError } from '../src/resilience/index.js';
 import { ConcurrentUpdateError, type JobOutcome, jobScope } from '../src/runtime/index.js';
-import { describeError, lambdaHandler, logger, metrics } from './shared/observability.js';
+import { lambdaHandler, logger, metrics } from './shared/observability.js';
 import { runtime } from './shared/runtime.js';
 import { JobMessageError, jobOf } from './shared/sqsRecords.js';
 

@@ -25,8 +25,3 @@ export function lambdaHandler<TEvent, TResult>(
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }));
 }
-
-/** An error as `Name: message`, for logs (never the data that caused it). */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}

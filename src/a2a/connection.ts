@@ -19,8 +19,8 @@ import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { credentials as grpcCredentials } from '@grpc/grpc-js';
 import type { A2ASubAgent } from '../assistant/index.js';
 import { type ServerAuth, serverAuth } from '../mcp/index.js';
+import { timeoutSignal, within } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
-import { timeoutSignal } from '../signals/index.js';
 import { A2ARequestError, a2aFailure } from './errors.js';
 import { healthCheckMessage, outputOfMessage, outputOfTask } from './messages.js';
 import { retryingFetch } from './retryingFetch.js';
@@ -96,7 +96,7 @@ export class A2AConnection {
         if (this.current?.built === built) this.current = undefined;
       });
     }
-    return withinScope(this.current.built, scope, this.name);
+    return within(this.current.built, { signal: scope.signal });
   }
 
   /**
@@ -111,7 +111,7 @@ export class A2AConnection {
         if (this.health === check) this.health = undefined;
       });
     }
-    return withinScope(this.health, scope, this.name);
+    return within(this.health, { signal: scope.signal });
   }
 
   /**
@@ -231,19 +231,4 @@ export function isTask(
 /** A signal that aborts with the job's, or after `timeoutMs`. */
 export function requestSignal(scope: CallScope, timeoutMs: number): AbortSignal {
   return timeoutSignal(timeoutMs, scope.signal);
-}
-
-/** Waits for a shared promise within one caller's signal. */
-async function withinScope<T>(promise: Promise<T>, scope: CallScope, name: string): Promise<T> {
-  if (scope.signal.aborted) throw scope.signal.reason;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(scope.signal.reason ?? new Error(`${name}: aborted`));
-    scope.signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise, aborted]);
-  } finally {
-    if (onAbort) scope.signal.removeEventListener('abort', onAbort);
-  }
 }

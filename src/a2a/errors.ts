@@ -4,11 +4,10 @@
  * an HTTP refusal by its status only: an agent's error body may be large or echo what it was sent.
  */
 import { OAuthTokenError } from '../mcp/index.js';
+import { isTransientNetworkFailure, isTransientStatus, safeReason } from '../resilience/index.js';
 
-const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
 /** The SDK's transports name the status in their messages (`Status: 503`, `stream: 503 …`). */
 const HTTP_STATUS = /(?:Status: |establishing stream for \S+: |Agent Card from \S+: )(\d{3})\b/;
-const MAX_REASON_CHARS = 300;
 
 /** The agent could not be reached, timed out or failed: a later try may succeed. */
 export class A2AUnavailableError extends Error {
@@ -47,20 +46,8 @@ export function isTransient(error: unknown): boolean {
   if (error instanceof A2AUnavailableError) return true;
   if (error instanceof OAuthTokenError) return error.transient;
   const status = httpStatusOf(error);
-  if (status !== undefined) return status === 408 || status === 429 || status >= 500;
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'AbortError' || error.name === 'TimeoutError') return true;
-  if (error instanceof TypeError && /fetch failed|terminated/i.test(error.message)) return true;
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if (
-      'code' in current &&
-      typeof current.code === 'string' &&
-      TRANSIENT_CODES.has(current.code)
-    ) {
-      return true;
-    }
-  }
-  return false;
+  if (status !== undefined) return isTransientStatus(status);
+  return isTransientNetworkFailure(error);
 }
 
 /** A short reason for logs and outputs, with `redact` applied (credential values removed). */
@@ -69,8 +56,7 @@ export function describeA2AFailure(error: unknown, redact: (text: string) => str
   if (status !== undefined) return `the agent answered HTTP ${status}`;
   let text = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && error.name === 'TimeoutError') text = 'the request timed out';
-  text = redact(text);
-  return text.length <= MAX_REASON_CHARS ? text : `${text.slice(0, MAX_REASON_CHARS)}…`;
+  return safeReason(text, redact);
 }
 
 /** Wraps a failure as unavailable (transient) or refused, with a clean reason. */

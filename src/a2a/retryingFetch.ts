@@ -6,12 +6,11 @@
  * retry waits for it without holding a worker. A retried message keeps its message id, so an
  * agent that saw the first try can recognise the second.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { retryAfterOf } from '../runtime/index.js';
+import { parseRetryAfter, retryWait, sleep } from '../resilience/index.js';
 import { isTransient } from './errors.js';
 
-/** The first retry's delay; each further retry doubles it. */
-export const RETRY_BASE_MS = 250;
+/** The wait before the first retry (0.25 s), doubling, stretched by up to a fifth at random. */
+export const RETRY_BACKOFF = { baseMs: 250, jitter: 0.2 } as const;
 /** The longest `Retry-After` waited for within the request. */
 export const MAX_INLINE_WAIT_MS = 2000;
 
@@ -23,24 +22,26 @@ export function retryingFetch(
   random: () => number = Math.random,
 ): typeof fetch {
   return async (input, init) => {
-    for (let failures = 0; ; failures++) {
-      let waitMs = RETRY_BASE_MS * 2 ** failures * (1 + 0.2 * random());
+    const signal = init?.signal ?? undefined;
+    for (let failures = 1; ; failures++) {
+      let waitMs: number | undefined;
       try {
         const response = await base(input, init);
-        if (failures >= retries || !RETRIED_STATUSES.has(response.status)) return response;
-        const asked = retryAfterOf(response.headers);
-        if (asked !== undefined && asked > MAX_INLINE_WAIT_MS) return response;
-        waitMs = Math.max(waitMs, asked ?? 0);
+        if (!RETRIED_STATUSES.has(response.status)) return response;
+        const asked = parseRetryAfter(response.headers);
+        if (asked === undefined || asked <= MAX_INLINE_WAIT_MS) {
+          waitMs = retryWait(RETRY_BACKOFF, failures, { retries, random, retryAfterMs: asked });
+        }
+        if (waitMs === undefined) return response;
         await response.body?.cancel().catch(() => undefined);
       } catch (error) {
-        if (init?.signal?.aborted || failures >= retries || !isTransient(error)) throw error;
+        if (!signal?.aborted && isTransient(error)) {
+          waitMs = retryWait(RETRY_BACKOFF, failures, { retries, random });
+        }
+        if (waitMs === undefined) throw error;
       }
-      // Aborted while waiting: like fetch, reject with the signal's reason.
-      await sleep(waitMs, undefined, init?.signal ? { signal: init.signal } : {}).catch(
-        (aborted: unknown) => {
-          throw init?.signal?.reason ?? aborted;
-        },
-      );
+      // Aborted while waiting: like fetch, rejects with the signal's reason.
+      await sleep(waitMs, signal);
     }
   };
 }

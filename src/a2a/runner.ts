@@ -23,7 +23,8 @@ import {
 } from '../assistant/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import type { PreCallHook } from '../extensions/index.js';
-import { type McpLogger, runPreCallHook } from '../mcp/index.js';
+import { runPreCallHook } from '../mcp/index.js';
+import { backoffDelay, type Logger } from '../resilience/index.js';
 import type {
   AgentRunner,
   CancelScope,
@@ -77,7 +78,7 @@ export interface A2ARunnerOptions {
   readonly pushKey?: () => Promise<string>;
   /** The base URL for push notifications when an agent configures none (the local stack's). */
   readonly pushBaseUrl?: () => string | undefined;
-  readonly logger?: McpLogger;
+  readonly logger?: Logger;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
 }
@@ -387,8 +388,8 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         messages,
       );
     }
-    const backoff = config.polling_initial_delay * 1000 * 2 ** run.polls;
-    const delayMs = Math.max(1, Math.min(backoff, MAX_POLL_DELAY_MS, limitMs - waited));
+    const schedule = { baseMs: config.polling_initial_delay * 1000, maxMs: MAX_POLL_DELAY_MS };
+    const delayMs = Math.max(1, Math.min(backoffDelay(schedule, run.polls + 1), limitMs - waited));
     return { data: run, messages, next: { type: 'continue', delayMs } };
   }
 

@@ -1,11 +1,16 @@
+import { safeReason } from '../resilience/index.js';
 import { RejectionAnswer } from './answer.js';
 import { ActionServerError } from './errors.js';
 
-/** The longest part of a server's own words (a rejection's reason) kept. */
-const MAX_REASON_CHARS = 300;
-
-/** The reason of a 400 answer: `error` of `{error, action_name}`, or a plain refusal. */
-export async function rejectionOf(response: Response, limit: number): Promise<string> {
+/**
+ * The reason of a 400 answer: `error` of `{error, action_name}`, or a plain refusal; without the
+ * credentials `redactText` removes, and short.
+ */
+export async function rejectionOf(
+  response: Response,
+  limit: number,
+  redactText: (text: string) => string,
+): Promise<string> {
   let text = '';
   try {
     text = await readLimited(response, limit);
@@ -21,7 +26,7 @@ export async function rejectionOf(response: Response, limit: number): Promise<st
   const parsed = RejectionAnswer.safeParse(json);
   const reason = parsed.success ? parsed.data.error : undefined;
   if (!reason) return 'the action server refused to run it (HTTP 400)';
-  return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS)}…`;
+  return safeReason(reason, redactText);
 }
 
 /** The body as text, refused when it is longer than `limit` bytes. */

@@ -5,10 +5,16 @@
  * fifth at random) while the job's deadline allows; a request that outlasts `timeout` is not,
  * as the action may still be running. Every try carries the same `Idempotency-Key`.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionEndpointConfig } from '../assistant/index.js';
-import { retryAfterOf, type SecretStore } from '../runtime/index.js';
-import { timeoutSignal } from '../signals/index.js';
+import {
+  networkCodeOf,
+  parseRetryAfter,
+  redact,
+  retryWait,
+  sleep,
+  timeoutSignal,
+} from '../resilience/index.js';
+import type { SecretStore } from '../runtime/index.js';
 import { ActionAnswer } from './answer.js';
 import { readLimited, rejectionOf } from './bodies.js';
 import { ActionServerError, ActionServerUnavailableError } from './errors.js';
@@ -19,8 +25,8 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const DEFAULT_TIMEOUT_S = 10;
 /** Retries of a call whose connection failed or that got 408, 429 or 5xx, by default. */
 export const DEFAULT_MAX_RETRIES = 2;
-/** The first retry's delay; each further retry doubles it. */
-export const RETRY_BASE_MS = 250;
+/** The wait before the first retry (0.25 s), doubling, stretched by up to a fifth at random. */
+export const RETRY_BACKOFF = { baseMs: 250, jitter: 0.2 } as const;
 /** The longest `Retry-After` waited for within the call; a longer one ends it. */
 const MAX_INLINE_WAIT_MS = 2000;
 /** The largest answer read. */
@@ -73,8 +79,6 @@ export class ActionServerClient {
   /** Posts `body` for the action `actionName`; throws the errors of `./errors.js`. */
   async post(actionName: string, body: unknown, call: CallOptions): Promise<ServerReply> {
     const { url, token } = await this.target();
-    const redact = (text: string) =>
-      token && token.length >= 4 ? text.replaceAll(token, '[redacted]') : text;
     const init = {
       method: 'POST',
       headers: {
@@ -87,8 +91,7 @@ export class ActionServerClient {
       // A redirect would carry the token elsewhere.
       redirect: 'manual' as const,
     };
-    const retries = this.options.endpoint.max_retries ?? DEFAULT_MAX_RETRIES;
-    for (let failures = 0; ; failures++) {
+    for (let failures = 1; ; failures++) {
       const timeoutMs = this.timeoutMs(call.deadline);
       if (timeoutMs <= 0) {
         throw new ActionServerUnavailableError(
@@ -103,7 +106,7 @@ export class ActionServerClient {
         const failure = this.failure(error, call, timeoutMs);
         // Only a failed connection is tried again here: after a timeout the action may still run.
         const connectionFailed = error instanceof TypeError;
-        if (!connectionFailed || failures >= retries || !(await this.backOff(failures, call))) {
+        if (!connectionFailed || !(await this.backOff(failures, call))) {
           throw failure;
         }
         continue;
@@ -115,7 +118,7 @@ export class ActionServerClient {
       if (status === 400)
         return {
           kind: 'rejected',
-          reason: redact(await rejectionOf(response, MAX_ANSWER_BYTES)),
+          reason: await rejectionOf(response, MAX_ANSWER_BYTES, (text) => redact(text, [token])),
         };
       await response.body?.cancel().catch(() => undefined);
       if (status === 449) return { kind: 'domain-missing' };
@@ -138,16 +141,12 @@ export class ActionServerClient {
           status,
         );
       }
-      const asked = retryAfterOf(response.headers);
+      const asked = parseRetryAfter(response.headers);
       const failure = new ActionServerUnavailableError(
         `the action server at ${this.address} answered HTTP ${status}`,
         asked,
       );
-      if (
-        failures >= retries ||
-        (asked ?? 0) > MAX_INLINE_WAIT_MS ||
-        !(await this.backOff(failures, call, asked))
-      ) {
+      if ((asked ?? 0) > MAX_INLINE_WAIT_MS || !(await this.backOff(failures, call, asked))) {
         throw failure;
       }
     }
@@ -169,11 +168,17 @@ export class ActionServerClient {
     return deadline === undefined ? limit : Math.min(limit, deadline - this.now());
   }
 
-  /** Waits before the next try; false when the deadline leaves no room for one. */
+  /** Waits before the next try; false when the retries are used up or the deadline leaves no room. */
   private async backOff(failures: number, call: CallOptions, asked?: number): Promise<boolean> {
-    const waitMs = Math.max(RETRY_BASE_MS * 2 ** failures * (1 + 0.2 * this.random()), asked ?? 0);
-    if (call.deadline !== undefined && this.now() + waitMs >= call.deadline) return false;
-    await sleep(waitMs, undefined, call.signal ? { signal: call.signal } : {});
+    const waitMs = retryWait(RETRY_BACKOFF, failures, {
+      retries: this.options.endpoint.max_retries ?? DEFAULT_MAX_RETRIES,
+      retryAfterMs: asked,
+      deadline: call.deadline,
+      random: this.random,
+      now: this.now,
+    });
+    if (waitMs === undefined) return false;
+    await sleep(waitMs, call.signal);
     return true;
   }
 
@@ -225,7 +230,7 @@ export class ActionServerClient {
       );
     }
     if (error instanceof TypeError) {
-      const code = networkCode(error);
+      const code = networkCodeOf(error);
       return new ActionServerUnavailableError(
         `could not reach the action server at ${this.address}${code ? ` (${code})` : ''}; is it running?`,
         undefined,
@@ -243,13 +248,6 @@ export class ActionServerClient {
 /** A signal that aborts with the job's, or after `timeoutMs`. */
 function requestSignal(job: AbortSignal | undefined, timeoutMs: number): AbortSignal {
   return timeoutSignal(timeoutMs, job);
-}
-
-function networkCode(error: Error): string | undefined {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if ('code' in current && typeof current.code === 'string') return current.code;
-  }
-  return undefined;
 }
 
 function formatSeconds(ms: number): string {

@@ -12,7 +12,6 @@ export { type RasaDomain, rasaDomain, sendsDomain } from './domain.js';
 export { ActionServerError, ActionServerUnavailableError, PythonActionError } from './errors.js';
 export { botEventResponse, responseOf } from './messages.js';
 export {
-  type ActionServerLogger,
   type ActionServerOptions,
   actionServerActions,
   projectActions,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Assistant, BUILTIN_ACTIONS } from '../assistant/index.js';
 import type { ActionContext, ActionPort, ActionResult } from '../dialogue/index.js';
+import type { Logger } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { answerOutcome } from './answer.js';
 import { ActionServerClient, type ServerReply } from './client.js';
@@ -11,16 +12,11 @@ import { rasaTracker } from './tracker.js';
 /** The Rasa version the requests name: the protocol they follow is Rasa 3's. */
 export const RASA_VERSION = '3.14.0';
 
-/** Where the port reports what went wrong or was left aside. Values, never credentials. */
-export interface ActionServerLogger {
-  warn(message: string, fields: Record<string, unknown>): void;
-  error(message: string, fields: Record<string, unknown>): void;
-}
-
 export interface ActionServerOptions {
   readonly assistant: Assistant;
   readonly secrets: SecretStore;
-  readonly logger?: ActionServerLogger;
+  /** Where the port reports what went wrong or was left aside. Values, never credentials. */
+  readonly logger?: Logger;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
   readonly random?: () => number;

@@ -30,6 +30,7 @@ import {
   McpUnavailableError,
   runPreCallHook,
 } from '../mcp/index.js';
+import { within } from '../resilience/index.js';
 import type { AgentRunner, StepContext, StepResult } from '../runtime/index.js';
 import {
   exitSlots,
@@ -493,7 +494,7 @@ class Iteration implements AgentStep {
     const toolDeadline = toolTimeout === undefined ? undefined : Date.now() + toolTimeout * 1000;
     const deadline = earliest(this.context.deadline, toolDeadline);
     try {
-      const answer = await withDeadline(
+      const answer = await within(
         Promise.resolve(
           tool.toolExecutor(args, {
             metadata,
@@ -501,11 +502,16 @@ class Iteration implements AgentStep {
             idempotencyKey: callKey,
           }),
         ),
-        deadline,
-        this.context.signal,
-        toolDeadline !== undefined && deadline === toolDeadline
-          ? `the tool ${call.name} took longer than its tool_timeout of ${toolTimeout} s`
-          : `the tool ${call.name} did not answer before the step's deadline`,
+        {
+          signal: this.context.signal,
+          deadline,
+          timedOut: () =>
+            new Error(
+              toolDeadline !== undefined && deadline === toolDeadline
+                ? `the tool ${call.name} took longer than its tool_timeout of ${toolTimeout} s`
+                : `the tool ${call.name} did not answer before the step's deadline`,
+            ),
+        },
       );
       const result = toolResultOf(call.name, answer);
       return result.result === undefined ? result : { ...result, result: cutText(result.result) };
@@ -719,33 +725,6 @@ export function fitRecord(data: ReactRunData): ReactRunData {
     );
   }
   return fitted;
-}
-
-/** `promise`, or a rejection once `deadline` passes or `signal` aborts, whichever comes first. */
-async function withDeadline<T>(
-  promise: Promise<T>,
-  deadline: number | undefined,
-  signal: AbortSignal,
-  message: string,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        if (deadline !== undefined) {
-          timer = setTimeout(() => reject(new Error(message)), Math.max(0, deadline - Date.now()));
-        }
-        onAbort = () => reject(signal.reason);
-        if (signal.aborted) onAbort();
-        else signal.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }
 
 /** A custom tool's result as long as an MCP tool's may be. */

@@ -3,7 +3,8 @@ import { A2ARunner } from '../a2a/runner.js';
 import type { Assistant, LlmConfig, ReactSubAgent } from '../assistant/index.js';
 import { exportAt, type ImportedModules, loadPreCallHooks } from '../extensions/index.js';
 import type { ToolChatPort } from '../llm/index.js';
-import { McpAgentTools, type McpGateway, type McpLogger } from '../mcp/index.js';
+import { McpAgentTools, type McpGateway } from '../mcp/index.js';
+import type { Logger } from '../resilience/index.js';
 import type { AgentRunner, AgentRunners, SecretStore } from '../runtime/index.js';
 import { isReactAgentClass, type ReactAgentClass } from './reactAgent.js';
 import { ReactRunner } from './reactRunner.js';
@@ -77,7 +78,7 @@ export async function projectAgents(options: {
   readonly pushKey?: () => Promise<string>;
   /** The base URL of push notifications for agents that configure none (the local stack's). */
   readonly pushBaseUrl?: () => string | undefined;
-  readonly logger?: McpLogger;
+  readonly logger?: Logger;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
 }): Promise<AgentRunners> {

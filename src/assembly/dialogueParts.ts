@@ -4,24 +4,23 @@
  * for agents), its agents' runners and its custom actions. Entry points choose where secrets,
  * modules and the model key come from; this decides how the parts fit together.
  */
-import { type ActionServerLogger, projectActions } from '../actionServer/index.js';
+import { projectActions } from '../actionServer/index.js';
 import { projectAgents } from '../agents/index.js';
 import type { Assistant } from '../assistant/index.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
 import { type ImportedModules, loadProjectActions } from '../extensions/index.js';
 import { type ModelFactoryOptions, modelFactory, type ToolChatPort } from '../llm/index.js';
-import { type McpLogger, projectMcp } from '../mcp/index.js';
+import { projectMcp } from '../mcp/index.js';
+import type { Logger } from '../resilience/index.js';
 import type { DialogueParts, SecretStore } from '../runtime/index.js';
-
-/** What the parts log through: MCP calls, action-server calls, rephrasing. */
-export type DialogueLogger = McpLogger & ActionServerLogger & NonNullable<DialogueParts['logger']>;
 
 export interface DialogueAssemblyOptions {
   readonly assistant: Assistant;
   /** The environment models read (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, `${VAR}`s). */
   readonly env: ModelFactoryOptions['env'];
   readonly secrets: SecretStore;
-  readonly logger: DialogueLogger;
+  /** What the parts log through: MCP calls, action-server calls, rephrasing. */
+  readonly logger: Logger;
   /** Without model access: the demo model (local), or the key from a secret (deployed). */
   readonly withoutAccess: ModelFactoryOptions['withoutAccess'];
   /** The project's extension modules, as a bundle ships them; imported by path without. */

@@ -2,5 +2,4 @@ export {
   type AssembledDialogue,
   assembleDialogue,
   type DialogueAssemblyOptions,
-  type DialogueLogger,
 } from './dialogueParts.js';

@@ -1,8 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
-import { retryAfterOf } from '../runtime/index.js';
-import { timeoutSignal } from '../signals/index.js';
+import { isTransientStatus, parseRetryAfter, redact, timeoutSignal } from '../resilience/index.js';
 import type {
   TokenUsage,
   ToolCall,
@@ -50,16 +49,14 @@ export class LlmRequestError extends Error {
   ) {
     super(message, options);
     this.status = options.status;
-    this.transient = options.transient ?? isTransientStatus(options.status);
+    this.transient = options.transient ?? isTransientAnswer(options.status);
     this.retryAfterMs = options.retryAfterMs;
   }
 }
 
 /** No status (no answer: timeout, connection) or one that a later try may not get. */
-function isTransientStatus(status: number | undefined): boolean {
-  return (
-    status === undefined || status === 408 || status === 409 || status === 429 || status >= 500
-  );
+function isTransientAnswer(status: number | undefined): boolean {
+  return status === undefined || status === 409 || isTransientStatus(status);
 }
 
 // Only what we use; OpenAI-compatible servers differ in everything else.
@@ -256,7 +253,7 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
       status,
       // Without an answer, only a lost or timed-out connection is worth another try.
       transient: status === undefined ? error instanceof APIConnectionError : undefined,
-      retryAfterMs: retryAfterOf(headers),
+      retryAfterMs: parseRetryAfter(headers),
     });
   }
 
@@ -275,8 +272,7 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
 
   // Some servers echo the key they rejected; it must not reach logs through our message.
   private redact(message: string): string {
-    const key = this.settings.apiKey;
-    return key.length >= 4 ? message.replaceAll(key, '[redacted]') : message;
+    return redact(message, [this.settings.apiKey]);
   }
 }
 

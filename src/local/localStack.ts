@@ -36,7 +36,6 @@ import {
   JOB_BUDGET_MS,
   type Runtime,
   runWorkerLoop,
-  type WorkerLogger,
 } from '../runtime/index.js';
 
 export const LOCAL_TABLE = 'switchboard';
@@ -89,7 +88,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     serviceName: 'switchboard',
     logLevel: (env.SWITCHBOARD_LOG_LEVEL ?? 'WARN') as 'WARN',
   });
-  const log = workerLogger(logger);
   const emulators: RunningEmulator[] = [];
   // Before the database opens: a second process on the folder is told who holds it.
   const lock: StateLock | undefined = options.dataDir
@@ -188,7 +186,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const receiver = new SqsJobReceiver(sqs);
     // One pool of slots, as concurrent Lambda workers: the FIFO queue keeps each conversation serial.
     const jobs = runWorkerLoop({
-      source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
+      source: new SqsJobSource(receiver, queues.jobsQueueUrl, logger),
       process: async (job, signal, deadline) => {
         await runtime.processJob(job, signal, { deadline });
         if (inbox && job.type === 'user_message') await inbox.remove(job.id);
@@ -196,16 +194,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       concurrency: JOB_SLOTS,
       jobBudgetMs,
       isRetryable: (error) => error instanceof ConcurrentUpdateError,
-      logger: log,
+      logger,
       signal: stopping.signal,
       jobSignal: jobsDeadline.signal,
     });
     const forwarder = new DelayedJobForwarder(queueOptions);
     const delayed = runWorkerLoop({
-      source: new SqsJobSource(receiver, queues.delayQueueUrl, log),
+      source: new SqsJobSource(receiver, queues.delayQueueUrl, logger),
       process: (job) => forwarder.forward(job),
       isRetryable: () => false,
-      logger: log,
+      logger,
       signal: stopping.signal,
     });
 
@@ -259,14 +257,6 @@ function localRestToken(env: LocalStackOptions['env']): string | undefined {
   const token = env.SWITCHBOARD_REST_TOKEN;
   if (token !== undefined && token.trim() === '') throw new BlankRestTokenError();
   return token;
-}
-
-/** Powertools' logger as the worker loop logs. */
-function workerLogger(logger: Logger): WorkerLogger {
-  const at =
-    (level: 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) =>
-      fields ? logger[level](message, fields) : logger[level](message);
-  return { info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 async function closeAll(emulators: readonly RunningEmulator[]): Promise<void> {

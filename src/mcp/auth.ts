@@ -1,4 +1,5 @@
 import type { McpServer } from '../assistant/index.js';
+import { Redactor } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { ClientCredentialsToken, type TokenRequestOptions } from './oauthToken.js';
 
@@ -24,8 +25,6 @@ export interface ServerAuth {
 /** `api_key` without `header_name` goes to `Authorization`; `header_format` defaults to Bearer. */
 const DEFAULT_HEADER = 'Authorization';
 const DEFAULT_FORMAT = 'Bearer {key}';
-/** Credential values remembered for redaction (an OAuth token is renewed now and then). */
-const REMEMBERED = 4;
 
 /**
  * The authentication `endpoints.yml` configures for a server, or an A2A agent's `auth` (seed rules): an API key in
@@ -37,16 +36,9 @@ export function serverAuth(
   secrets: SecretStore,
   options: { readonly now?: () => number; readonly fetch?: typeof fetch } = {},
 ): ServerAuth {
-  const sent: string[] = [];
-  const remember = (value: string): string => {
-    if (value.length >= 4 && !sent.includes(value)) {
-      sent.push(value);
-      if (sent.length > REMEMBERED) sent.shift();
-    }
-    return value;
-  };
-  const redact = (text: string) =>
-    sent.reduce((out, value) => out.replaceAll(value, '[redacted]'), text);
+  const sent = new Redactor();
+  const remember = (value: string) => sent.remember(value);
+  const redact = (text: string) => sent.redact(text);
   const bearer = async (value: Promise<string>) => ({
     [DEFAULT_HEADER]: `Bearer ${remember(await value)}`,
   });

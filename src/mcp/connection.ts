@@ -5,13 +5,13 @@
  * retries connecting with backoff within the caller's deadline, and caches the tool list until
  * it expires or the server says it changed.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '../assistant/index.js';
+import { retryWait, sleep, within } from '../resilience/index.js';
 import type { ServerAuth } from './auth.js';
 import type {
   McpCallOptions,
@@ -25,8 +25,8 @@ import { classifyFailure, describeFailure, isUnknownToolResult } from './failure
 
 /** Connection retries of a flow's calls (an agent's come from its `max_retries`). */
 export const DEFAULT_CONNECT_RETRIES = 3;
-/** The first connection retry waits this long; each further one twice as long. */
-const RETRY_BASE_MS = 200;
+/** The first connection retry waits 0.2 s, each further one twice as long, give or take a fifth. */
+const CONNECT_BACKOFF = { baseMs: 200, jitter: 0.2 } as const;
 /** How long one connection attempt (the initialize handshake) may take. */
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A request's timeout when the caller names none, within its deadline. */
@@ -180,7 +180,13 @@ export class ServerConnection implements McpClient {
     let renewed = false;
     for (let failures = 0; ; ) {
       try {
-        return await this.within(this.attempt(), options);
+        return await within(this.attempt(), {
+          signal: options.signal,
+          deadline: options.deadline,
+          timedOut: () =>
+            new McpUnavailableError(this.serverName, 'connecting took longer than the time left'),
+          now: this.now,
+        });
       } catch (error) {
         if (options.signal?.aborted) throw error;
         const failure = classifyFailure(error, true);
@@ -189,18 +195,18 @@ export class ServerConnection implements McpClient {
           continue;
         }
         failures++;
-        const delayMs = RETRY_BASE_MS * 2 ** (failures - 1) * (1 + 0.2 * this.random());
-        const timeLeft =
-          options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - this.now();
-        if (failure !== 'unavailable' || failures > retries || delayMs >= timeLeft) {
-          throw this.mapped(error, failure, failures);
-        }
-        // Aborted while waiting: like fetch, reject with the signal's reason.
-        await sleep(delayMs, undefined, options.signal ? { signal: options.signal } : {}).catch(
-          (aborted: unknown) => {
-            throw options.signal?.reason ?? aborted;
-          },
-        );
+        const delayMs =
+          failure === 'unavailable'
+            ? retryWait(CONNECT_BACKOFF, failures, {
+                retries,
+                deadline: options.deadline,
+                random: this.random,
+                now: this.now,
+              })
+            : undefined;
+        if (delayMs === undefined) throw this.mapped(error, failure, failures);
+        // Aborted while waiting: like fetch, rejects with the signal's reason.
+        await sleep(delayMs, options.signal);
       }
     }
   }
@@ -214,34 +220,6 @@ export class ServerConnection implements McpClient {
       if (this.connected === connecting) this.connected = undefined;
     });
     return connecting;
-  }
-
-  /** Waits for `promise` until the caller's signal aborts or its deadline passes. */
-  private within<T>(promise: Promise<T>, options: McpCallOptions): Promise<T> {
-    const { signal, deadline } = options;
-    if (!signal && deadline === undefined) return promise;
-    return new Promise<T>((resolve, reject) => {
-      const timer =
-        deadline === undefined
-          ? undefined
-          : setTimeout(
-              () =>
-                reject(
-                  new McpUnavailableError(
-                    this.serverName,
-                    'connecting took longer than the time left',
-                  ),
-                ),
-              Math.max(0, deadline - this.now()),
-            );
-      const onAbort = () => reject(signal?.reason);
-      if (signal?.aborted) onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      promise.then(resolve, reject).finally(() => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      });
-    });
   }
 
   /** Closes a client whose session the server dropped; the next request connects anew. */
@@ -318,7 +296,7 @@ export class ServerConnection implements McpClient {
 
   private mapped(error: unknown, failure: string, attempts?: number): Error {
     if (error instanceof McpUnavailableError || error instanceof McpRequestError) return error;
-    const reason = this.options.auth.redact(describeFailure(error));
+    const reason = describeFailure(error, (text) => this.options.auth.redact(text));
     if (failure === 'unavailable' || failure === 'session-lost') {
       const tries = attempts && attempts > 1 ? ` (${attempts} attempts)` : '';
       return new McpUnavailableError(this.serverName, `${reason}${tries}`, { cause: error });

@@ -1,6 +1,12 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isTransientNetworkFailure,
+  isTransientStatus,
+  networkCodeOf,
+  safeReason,
+} from '../resilience/index.js';
 import type { McpCallResult } from './client.js';
 import { OAuthTokenError } from './errors.js';
 
@@ -14,11 +20,8 @@ import { OAuthTokenError } from './errors.js';
  */
 export type Failure = 'unavailable' | 'session-lost' | 'legacy-server' | 'unauthorized' | 'request';
 
-const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
 /** The SSE transport reports a refused POST as a plain error naming the status. */
 const SSE_POST_FAILURE = /^Error POSTing to endpoint \(HTTP (\d{3})\)/;
-/** Reasons are kept short: they reach logs, error results and the conversation's state. */
-export const MAX_REASON_CHARS = 300;
 
 /** The HTTP status a transport error reports, if it is one. */
 function statusOf(error: unknown): number | undefined {
@@ -40,15 +43,7 @@ export function classifyFailure(error: unknown, connecting = false): Failure {
       ? 'unavailable'
       : 'request';
   }
-  if (error instanceof Error) {
-    if (error.name === 'AbortError' || error.name === 'TimeoutError') return 'unavailable';
-    if (error instanceof TypeError && /fetch failed|terminated/i.test(error.message)) {
-      return 'unavailable';
-    }
-    const code = networkCode(error);
-    if (code !== undefined && TRANSIENT_CODES.has(code)) return 'unavailable';
-  }
-  return 'request';
+  return isTransientNetworkFailure(error) ? 'unavailable' : 'request';
 }
 
 function classifyStatus(status: number, connecting: boolean): Failure {
@@ -56,31 +51,24 @@ function classifyStatus(status: number, connecting: boolean): Failure {
   if (status === 401) return 'unauthorized';
   if (connecting && (status === 400 || status === 404 || status === 405)) return 'legacy-server';
   if (status === 404) return 'session-lost';
-  if (status === 408 || status === 429 || status >= 500) return 'unavailable';
-  return 'request';
+  return isTransientStatus(status) ? 'unavailable' : 'request';
 }
 
 /**
- * A short reason for logs and error results. An HTTP failure is named by its status only: the
- * body a server answers with is its own and may be large or echo what it was sent.
+ * A short reason for logs and error results, without the credentials `redactText` removes. An
+ * HTTP failure is named by its status only: the body a server answers with is its own and may be
+ * large or echo what it was sent.
  */
-export function describeFailure(error: unknown): string {
+export function describeFailure(
+  error: unknown,
+  redactText: (text: string) => string = (text) => text,
+): string {
   const status = statusOf(error);
   if (status !== undefined && status >= 0) return `the server answered HTTP ${status}`;
-  if (!(error instanceof Error)) return clip(String(error));
-  const code = networkCode(error);
-  return clip(code && !error.message.includes(code) ? `${error.message} (${code})` : error.message);
-}
-
-function clip(text: string): string {
-  return text.length <= MAX_REASON_CHARS ? text : `${text.slice(0, MAX_REASON_CHARS)}…`;
-}
-
-function networkCode(error: Error): string | undefined {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if ('code' in current && typeof current.code === 'string') return current.code;
-  }
-  return undefined;
+  if (!(error instanceof Error)) return safeReason(String(error), redactText);
+  const code = networkCodeOf(error);
+  const text = code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  return safeReason(text, redactText);
 }
 
 /** Whether a tool's error result says the server has no such tool (its list changed). */

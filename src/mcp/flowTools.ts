@@ -1,13 +1,14 @@
 import type { McpToolCall, McpToolPort, McpToolResult } from '../dialogue/index.js';
+import type { Logger } from '../resilience/index.js';
 import { describeFailure } from './failures.js';
-import type { McpGateway, McpLogger } from './gateway.js';
+import type { McpGateway } from './gateway.js';
 
 /**
  * MCP tools as flows' `call` steps use them: through the gateway, with the step's context for
  * the server's hook. A failure is logged with step, server and tool and rethrown; the flow then
  * ends with the internal-error pattern.
  */
-export function mcpFlowTools(gateway: McpGateway, logger?: McpLogger): McpToolPort {
+export function mcpFlowTools(gateway: McpGateway, logger?: Logger): McpToolPort {
   return {
     callTool: async (call: McpToolCall): Promise<McpToolResult> => {
       const where = {

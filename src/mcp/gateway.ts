@@ -5,6 +5,7 @@
  */
 import type { Assistant, McpServer } from '../assistant/index.js';
 import type { OutboundCallContext, PreCallHook } from '../extensions/index.js';
+import type { Logger } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { serverAuth } from './auth.js';
 import type { McpCallOptions, McpCallResult } from './client.js';
@@ -14,19 +15,13 @@ import { McpToolRefusedError } from './errors.js';
 import { callMeta, idempotencyKey } from './meta.js';
 import { runPreCallHook } from './preCallHooks.js';
 
-/** Where MCP logs go: debug lines name metadata keys, never values. */
-export interface McpLogger {
-  debug(message: string, fields: Record<string, unknown>): void;
-  warn(message: string, fields: Record<string, unknown>): void;
-  error(message: string, fields: Record<string, unknown>): void;
-}
-
 export interface McpGatewayOptions {
   readonly assistant: Pick<Assistant, 'mcpServers'>;
   readonly secrets: SecretStore;
   /** The project's `pre_call_hook` functions, by the dotted path `endpoints.yml` names. */
   readonly hooks?: Readonly<Record<string, PreCallHook>>;
-  readonly logger?: McpLogger;
+  /** Where MCP logs go: debug lines name metadata keys, never values. */
+  readonly logger?: Logger;
   readonly now?: () => number;
   readonly random?: () => number;
   readonly fetch?: typeof fetch;

@@ -23,7 +23,7 @@ export {
   PreCallHookError,
 } from './errors.js';
 export { mcpFlowTools } from './flowTools.js';
-export { type GatewayCall, McpGateway, type McpGatewayOptions, type McpLogger } from './gateway.js';
+export { type GatewayCall, McpGateway, type McpGatewayOptions } from './gateway.js';
 export { callMeta, IDEMPOTENCY_KEY_META, idempotencyKey } from './meta.js';
 export { runPreCallHook } from './preCallHooks.js';
 export { type ProjectMcp, projectMcp } from './projectMcp.js';

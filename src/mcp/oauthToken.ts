@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OAuthConfig } from '../assistant/index.js';
+import { timeoutSignal } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
-import { timeoutSignal } from '../signals/index.js';
 import { OAuthTokenError } from './errors.js';
 
 /** How long a token request may take when `oauth.timeout` is not set, in seconds. */

@@ -1,9 +1,10 @@
 import type { Assistant } from '../assistant/index.js';
 import type { McpToolPort } from '../dialogue/index.js';
 import { type ImportedModules, loadPreCallHooks } from '../extensions/index.js';
+import type { Logger } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { mcpFlowTools } from './flowTools.js';
-import { McpGateway, type McpLogger } from './gateway.js';
+import { McpGateway } from './gateway.js';
 
 /** A project's MCP side: the pooled gateway (close it on shutdown) and the tools flows call. */
 export interface ProjectMcp {
@@ -19,7 +20,7 @@ export interface ProjectMcp {
 export async function projectMcp(options: {
   readonly assistant: Assistant;
   readonly secrets: SecretStore;
-  readonly logger?: McpLogger;
+  readonly logger?: Logger;
   readonly modules?: ImportedModules;
 }): Promise<ProjectMcp> {
   const { assistant, secrets, logger } = options;

@@ -11,6 +11,7 @@ import {
   type LlmPort,
   type McpToolPort,
 } from '../dialogue/index.js';
+import type { Logger } from '../resilience/index.js';
 import type { AgentRunners } from './agentRunner.js';
 import type { ChannelContext, ChannelFactory } from './channel.js';
 import { type JobOptions, type JobOutcome, processJob, processJobRetryingRaces } from './commit.js';
@@ -18,7 +19,7 @@ import { createHttpApi, type HttpApi } from './httpApi.js';
 import type { Job } from './jobs.js';
 import { outputRouter, streamingChannels } from './outputRouter.js';
 import { recoverPendingWork } from './recovery.js';
-import { type RephraseLogger, rephrasePort, STDERR_LOGGER } from './rephrasePort.js';
+import { rephrasePort, STDERR_LOGGER } from './rephrasePort.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 
 /**
@@ -48,7 +49,7 @@ export interface DialogueParts {
   /** Chooses among response variations and jitters retries; [0, 1). */
   readonly random: () => number;
   /** Where responses left as written (their rephrasing failed) are logged; stderr by default. */
-  readonly logger?: RephraseLogger;
+  readonly logger?: Logger;
 }
 
 /** The HTTP side: what a webhook handler runs. */

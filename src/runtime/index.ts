@@ -62,10 +62,10 @@ export type {
 } from './ports.js';
 export { ConcurrentUpdateError } from './ports.js';
 export { recoverPendingWork } from './recovery.js';
-export { BASE_DELAY_MS, JITTER, MAX_RETRIES, retryAfterOf, retryDelay } from './retryPolicy.js';
+export { BASE_DELAY_MS, JITTER, MAX_RETRIES, retryDelay } from './retryPolicy.js';
 export { loadRunState, RUN_RECORD_VERSION, RunRecordError, RunState } from './runRecords.js';
 export type { RuntimeDeps } from './runtimeDeps.js';
 export { SENDER_ID_CHARS, senderIdProblem } from './senderId.js';
 export { SlotValueError } from './setSlots.js';
-export type { JobSource, ReceivedJob, WorkerLogger, WorkerLoopOptions } from './worker.js';
+export type { JobSource, ReceivedJob, WorkerLoopOptions } from './worker.js';
 export { runWorkerLoop } from './worker.js';

@@ -1,10 +1,6 @@
 import type { Assistant, LlmConfig } from '../assistant/index.js';
 import type { LlmPort, RephrasePort } from '../dialogue/index.js';
-
-/** Where a response left as written is reported. */
-export interface RephraseLogger {
-  warn(message: string, fields: Record<string, unknown>): void;
-}
+import { describeError, type LogFields, type Logger } from '../resilience/index.js';
 
 /**
  * The rephrasing port of an assistant whose endpoints.yml turns rephrasing on: the model its
@@ -15,7 +11,7 @@ export function rephrasePort(
   assistant: Assistant,
   models: (llm: LlmConfig | undefined) => LlmPort,
   commandModel: LlmPort,
-  logger: RephraseLogger,
+  logger: Logger,
 ): RephrasePort | undefined {
   const settings = assistant.rephraser;
   if (!settings || commandModel.scripted) return undefined;
@@ -28,17 +24,19 @@ export function rephrasePort(
         stage === 'summary'
           ? 'summarizing the history for rephrasing failed; the transcript is used'
           : 'rephrasing a response failed; it is sent as written',
-        { response, error: describe(error) },
+        { response, error: describeError(error) },
       ),
   };
 }
 
-/** Logs of rephrasing failures when the entry point gives no logger: one JSON line on stderr. */
-export const STDERR_LOGGER: RephraseLogger = {
-  warn: (message, fields) =>
-    process.stderr.write(`${JSON.stringify({ level: 'WARN', message, ...fields })}\n`),
+/** Logs when the entry point gives no logger: warnings and errors, one JSON line each on stderr. */
+export const STDERR_LOGGER: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: (message, fields) => writeLine('WARN', message, fields),
+  error: (message, fields) => writeLine('ERROR', message, fields),
 };
 
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+function writeLine(level: string, message: string, fields: LogFields): void {
+  process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);
 }

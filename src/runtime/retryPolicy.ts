@@ -6,6 +6,8 @@
  * fails for good.
  */
 
+import { retryWait } from '../resilience/index.js';
+
 /** Retries after the first failure before the run fails. */
 export const MAX_RETRIES = 3;
 /** The first retry's delay; each further retry doubles it. */
@@ -22,23 +24,7 @@ export function retryDelay(
   random: () => number,
   retryAfterMs?: number,
 ): number | undefined {
-  if (failures < 1 || failures > MAX_RETRIES) return undefined;
-  const nominal = BASE_DELAY_MS * 2 ** (failures - 1);
-  const backoff = Math.round(nominal * (1 + JITTER * random()));
-  return Math.max(backoff, retryAfterMs ?? 0);
-}
-
-/**
- * The wait an HTTP answer asks for, in milliseconds: `retry-after-ms`, or `Retry-After` in
- * seconds or as a date; undefined when it asks for none.
- */
-export function retryAfterOf(headers: Headers | undefined): number | undefined {
-  const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  const schedule = { baseMs: BASE_DELAY_MS, jitter: JITTER };
+  const backoff = retryWait(schedule, failures, { retries: MAX_RETRIES, random });
+  return backoff === undefined ? undefined : Math.max(Math.round(backoff), retryAfterMs ?? 0);
 }

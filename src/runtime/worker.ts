@@ -1,3 +1,4 @@
+import { describeError, type Logger } from '../resilience/index.js';
 import { JOB_BUDGET_MS, type JobScope, jobScope } from './jobBudget.js';
 import type { Job } from './jobs.js';
 
@@ -17,19 +18,13 @@ export interface JobSource {
   retry(handle: string): Promise<void>;
 }
 
-export interface WorkerLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
 export interface WorkerLoopOptions {
   readonly source: JobSource;
   /** Runs a job with its own signal, which aborts at `deadline` (ms since the epoch) or on a stop. */
   readonly process: (job: Job, signal: AbortSignal, deadline: number) => Promise<unknown>;
   /** Decides whether a failure is worth an immediate retry (a lost optimistic-concurrency race). */
   readonly isRetryable: (error: unknown) => boolean;
-  readonly logger: WorkerLogger;
+  readonly logger: Logger;
   /** Jobs in progress at most (default 10); a new one is taken as soon as one ends. */
   readonly concurrency?: number;
   /** Messages taken per receive at most (1–10, default 10), never more than free slots. */
@@ -68,7 +63,7 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
         );
       } catch (error) {
         if (signal.aborted) break;
-        logger.error('receiving jobs failed', { error: describe(error) });
+        logger.error('receiving jobs failed', { error: describeError(error) });
         await pause(1000, signal);
         continue;
       }
@@ -157,7 +152,7 @@ class SlotPool {
       options.logger.error('job failed; the queue will deliver it again', {
         ...fields,
         receiveCount: item.receiveCount,
-        error: describe(error),
+        error: describeError(error),
       });
       return false;
     } finally {
@@ -165,10 +160,6 @@ class SlotPool {
       scope.dispose();
     }
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -7,6 +7,7 @@ import { type LocalHttpServer, serveHttp } from '../../src/adapters/local/httpSe
 import { standardChannels } from '../../src/channels/index.js';
 import { createRuntime, type HttpApi } from '../../src/runtime/index.js';
 import type { Emulators } from './emulators.js';
+import { SILENT_LOGGER } from './logger.js';
 
 /** The HTTP side of a runtime on the emulators, served on loopback, with its log lines. */
 export interface LocalHttp {
@@ -44,7 +45,11 @@ export async function serveLocalHttp(emulators: Emulators, token: string): Promi
     logs.push(`${level} ${message}`);
     logFields.push(JSON.stringify(fields));
   };
-  const server = await serveHttp(http, 0, { error: log('error'), debug: log('debug') });
+  const server = await serveHttp(http, 0, {
+    ...SILENT_LOGGER,
+    error: log('error'),
+    debug: log('debug'),
+  });
   return { api: http, server, logs, logFields };
 }
 

@@ -34,6 +34,7 @@ import {
 } from '../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm, ScriptedTools } from './dialogue.js';
 import { type Emulators, startEmulators } from './emulators.js';
+import { SILENT_LOGGER } from './logger.js';
 import type { ProjectFilesSpec } from './project.js';
 import { waitFor } from './waitFor.js';
 
@@ -114,6 +115,7 @@ export async function testRuntime(
   const llm = options.llm ?? new ScriptedLlm();
   const logs: string[] = [];
   const logger = {
+    ...SILENT_LOGGER,
     info: (m: string, f?: Record<string, unknown>) =>
       logs.push(`info ${m} ${JSON.stringify(f ?? {})}`),
     warn: (m: string, f?: Record<string, unknown>) =>

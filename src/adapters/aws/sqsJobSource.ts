@@ -1,4 +1,5 @@
-import type { JobSource, ReceivedJob, WorkerLogger } from '../../runtime/worker.js';
+import type { Logger } from '../../resilience/index.js';
+import type { JobSource, ReceivedJob } from '../../runtime/worker.js';
 import type { SqsJobReceiver } from './sqsJobReceiver.js';
 
 /** A queue as the local worker loop reads it; poison messages are logged and removed. */
@@ -6,7 +7,7 @@ export class SqsJobSource implements JobSource {
   constructor(
     private readonly receiver: SqsJobReceiver,
     private readonly queueUrl: string,
-    private readonly logger: WorkerLogger,
+    private readonly logger: Logger,
     private readonly waitSeconds = 2,
   ) {}
 

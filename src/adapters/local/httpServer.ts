@@ -1,12 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from '../../resilience/index.js';
 import { bodyTooLarge, type HttpApi, MAX_BODY_BYTES } from '../../runtime/index.js';
-
-/** Logs what the server cannot answer otherwise (errors), and clients that left (debug). */
-export interface ServerLogger {
-  error(message: string, fields: Record<string, unknown>): void;
-  debug(message: string, fields: Record<string, unknown>): void;
-}
 
 /** The HTTP API served by `node:http` on loopback. */
 export interface LocalHttpServer {
@@ -21,11 +16,14 @@ export interface LocalHttpServer {
   close(): Promise<void>;
 }
 
-/** Serves the HTTP API on `127.0.0.1:port` (0: any free port). */
+/**
+ * Serves the HTTP API on `127.0.0.1:port` (0: any free port), logging what it cannot answer
+ * otherwise (errors) and clients that left (debug).
+ */
 export async function serveHttp(
   api: HttpApi,
   port: number,
-  logger: ServerLogger,
+  logger: Logger,
 ): Promise<LocalHttpServer> {
   // Requests in progress, so that stopping waits for them.
   const inFlight = new Set<Promise<void>>();
@@ -80,7 +78,7 @@ async function answer(
   req: IncomingMessage,
   res: ServerResponse,
   api: HttpApi,
-  logger: ServerLogger,
+  logger: Logger,
 ): Promise<void> {
   try {
     const headers = Object.fromEntries(

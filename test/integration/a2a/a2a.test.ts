@@ -8,6 +8,7 @@ import { a2aPushChannel, standardChannels } from '../../../src/channels/index.js
 import { McpGateway } from '../../../src/mcp/index.js';
 import { type Job, processJob } from '../../../src/runtime/index.js';
 import { startTestA2AAgent, type TestA2AAgent } from '../../helpers/a2aTestAgent.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 import {
   internalErrorReasons,
   NEVER,
@@ -234,7 +235,12 @@ describe('A2A sub agents', () => {
       (level: string) =>
       (message: string, fields: Record<string, unknown> = {}) =>
         logs.push(`${level} ${message} ${JSON.stringify(fields)}`);
-    const logger = { debug: record('debug'), warn: record('warn'), error: record('error') };
+    const logger = {
+      ...SILENT_LOGGER,
+      debug: record('debug'),
+      warn: record('warn'),
+      error: record('error'),
+    };
     const pushKey = async () => PUSH_KEY;
     let url: string | undefined;
     gateway = new McpGateway({ assistant: suite.assistant, secrets: { get: async () => '' } });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ActionServerError,
   ActionServerUnavailableError,
@@ -17,6 +17,7 @@ import {
   refusedUrl,
   utterMessage,
 } from '../../helpers/fakeActionServer.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 import { secretsOf } from '../mcp/fixtures.js';
 import { ACTION_TOKEN, actionContext, bankProject } from './fixtures.js';
 
@@ -28,6 +29,7 @@ describe('custom actions on a Rasa action server', () => {
   let actions: ActionPort;
   const logs: string[] = [];
   const logger = {
+    ...SILENT_LOGGER,
     warn: (m: string, f: Record<string, unknown>) => logs.push(`warn ${m} ${JSON.stringify(f)}`),
     error: (m: string, f: Record<string, unknown>) => logs.push(`error ${m} ${JSON.stringify(f)}`),
   };
@@ -262,6 +264,19 @@ describe('custom actions on a Rasa action server', () => {
     expect(failure.retryAfterMs).toBe(1000);
     expect(failure.message).toBe(`the action server at ${server.url} answered HTTP 502`);
     expect(server.calls.length - before).toBe(3);
+  });
+
+  it('stop waiting between tries with the job’s own reason when the job stops', async () => {
+    server.next({ status: 503, body: {}, headers: { 'retry-after': '2' } });
+    const job = new AbortController();
+    const stopped = new Error('the job ran out of its budget');
+    const before = server.calls.length;
+    const call = actions.run('action_check_balance', actionContext({ signal: job.signal }));
+    await vi.waitFor(() => expect(server.calls.length).toBe(before + 1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    job.abort(stopped);
+    await expect(call).rejects.toBe(stopped);
+    expect(server.calls.length).toBe(before + 1);
   });
 
   it('fail at once on a 500 answer, which the Rasa SDK gives when the action raised', async () => {

@@ -6,6 +6,7 @@ import { IDEMPOTENCY_KEY_META, type McpGateway, projectMcp } from '../../../src/
 import { type ConversationStore, Job, processJob } from '../../../src/runtime/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 import { startTestMcpServer, type TestMcpServer } from '../../helpers/mcpTestServer.js';
 import { NEVER, testRuntime, userMessage } from '../../helpers/runtime.js';
 import { freePort } from '../../helpers/serverEverything.js';
@@ -96,6 +97,7 @@ describe('MCP call steps in flows', () => {
   let flowTools: McpToolPort;
   const logs: string[] = [];
   const logger = {
+    ...SILENT_LOGGER,
     debug: (m: string, f: Record<string, unknown>) => logs.push(`debug ${m} ${JSON.stringify(f)}`),
     warn: (m: string, f: Record<string, unknown>) => logs.push(`warn ${m} ${JSON.stringify(f)}`),
     error: (m: string, f: Record<string, unknown>) => logs.push(`error ${m} ${JSON.stringify(f)}`),

@@ -119,4 +119,37 @@ describe('connecting to MCP servers', () => {
     expect(String(failure)).not.toContain('token-that-must-not-leak');
     expect(String(failure)).toContain('HTTP 400');
   });
+
+  it('keeps a credential out of the reason when a server echoes it in a protocol error', async () => {
+    const token = 'token-echoed-by-the-peer-0123456789';
+    const http = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += String(chunk);
+      });
+      request.on('end', () => {
+        const { id } = JSON.parse(body) as { id: number };
+        // Long enough that the echoed token straddles the point where reasons are cut.
+        const message = `${'x'.repeat(250)} ${request.headers.authorization} rejected`;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } }));
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise<void>((resolve) => http.close(() => resolve())) });
+    const { port } = http.address() as AddressInfo;
+    const connection = connectionTo(
+      `http://127.0.0.1:${port}/mcp`,
+      { token: { secret: 'T' } },
+      { T: token },
+    );
+
+    const failure = await connection
+      .callTool({ name: 'echo', arguments: {} })
+      .catch((e: unknown) => e);
+
+    expect(failure).toBeInstanceOf(McpRequestError);
+    expect(String(failure)).toContain('[redacted]');
+    expect(String(failure)).not.toContain(token.slice(0, 8));
+  });
 });

@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAiChatModel } from '../../../src/llm/index.js';
 import { type Job, type JobSource, runWorkerLoop } from '../../../src/runtime/index.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 import { runtimeSuite, userMessage } from '../../helpers/runtime.js';
 import { ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
 
@@ -119,7 +120,7 @@ describe('job signals', () => {
         process: (_job, signal) =>
           llm.complete({ messages: [{ role: 'user', content: 'x' }], signal }),
         isRetryable: () => false,
-        logger: { info: () => {}, warn: () => {}, error: () => {} },
+        logger: SILENT_LOGGER,
         signal: stop.signal,
         jobSignal: hardStop.signal,
       });

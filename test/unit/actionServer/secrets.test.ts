@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { actionServerActions } from '../../../src/actionServer/index.js';
 import { DialogueEngine } from '../../../src/dialogue/index.js';
 import { assistantFrom, Conversation, testPorts } from '../../helpers/dialogue.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 import { ACTION_TOKEN, bankProject } from '../../integration/actionServer/fixtures.js';
 import { secretsOf } from '../../integration/mcp/fixtures.js';
 
@@ -30,6 +31,7 @@ const json = (status: number, body: unknown) =>
 async function conversationWith(fetchFn: typeof fetch, logs: string[]) {
   const assistant = await assistantFrom(bankProject(URL_BASE, 'token: ${ACTION_TOKEN}\n'));
   const logger = {
+    ...SILENT_LOGGER,
     warn: (m: string, f: Record<string, unknown>) => logs.push(`${m} ${JSON.stringify(f)}`),
     error: (m: string, f: Record<string, unknown>) => logs.push(`${m} ${JSON.stringify(f)}`),
   };

@@ -65,8 +65,13 @@ describe('the folder graph of src', () => {
     expect(forbiddenImports(files, 'dialogue', allowed, nodeOrDotenv)).toEqual([]);
   });
 
+  it('keeps the resilience module a leaf that every folder may use, without I/O', () => {
+    expect(graph.has('resilience')).toBe(true);
+    expect(forbiddenImports(files, 'resilience', [], nodeOrDotenv)).toEqual([]);
+  });
+
   it('keeps the assistant model a leaf without I/O', () => {
-    expect(forbiddenImports(files, 'assistant', [], nodeOrDotenv)).toEqual([]);
+    expect(forbiddenImports(files, 'assistant', ['resilience'], nodeOrDotenv)).toEqual([]);
   });
 
   it('reaches neither the loader nor a node module from the dialogue barrel', () => {

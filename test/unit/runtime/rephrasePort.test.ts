@@ -4,6 +4,7 @@ import type { LlmPort } from '../../../src/dialogue/index.js';
 import { DemoModel } from '../../../src/llm/index.js';
 import { rephrasePort } from '../../../src/runtime/rephrasePort.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 
 const FILES = {
   'endpoints.yml': `model_groups:
@@ -22,6 +23,7 @@ describe('rephrasePort', () => {
   let assistant: Assistant;
   const warnings: string[] = [];
   const logger = {
+    ...SILENT_LOGGER,
     warn: (message: string, fields: Record<string, unknown>) =>
       warnings.push(`${message} ${JSON.stringify(fields)}`),
   };

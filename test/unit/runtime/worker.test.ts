@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Job, JobSource, ReceivedJob } from '../../../src/runtime/index.js';
 import { runWorkerLoop } from '../../../src/runtime/index.js';
+import { SILENT_LOGGER } from '../../helpers/logger.js';
 
 function job(conversation: string, n: number): Job {
   const id = `${conversation}-${n}`;
@@ -41,7 +42,7 @@ function oneBatch(jobs: Job[], stop: AbortController) {
 /** A turn of the event loop: by then the loop has started every job it runs alongside. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-const logger = { info: () => {}, warn: () => {}, error: () => {} };
+const logger = SILENT_LOGGER;
 
 /** A logger that records each line with its fields. */
 function recordingLogger() {
@@ -49,7 +50,10 @@ function recordingLogger() {
   const line = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
   };
-  return { lines, logger: { info: line('info'), warn: line('warn'), error: line('error') } };
+  return {
+    lines,
+    logger: { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') },
+  };
 }
 
 describe('runWorkerLoop', () => {

@@ -16,6 +16,7 @@ import { ensureQueues, type LocalQueues } from '../../../../src/adapters/local/e
 import type { Job } from '../../../../src/runtime/jobs.js';
 import type { ReceivedJob } from '../../../../src/runtime/worker.js';
 import { type Emulators, startEmulators } from '../../../helpers/emulators.js';
+import { SILENT_LOGGER } from '../../../helpers/logger.js';
 import { waitFor } from '../../../helpers/waitFor.js';
 
 const NOW = Date.parse('2030-01-01T00:00:00Z');
@@ -249,6 +250,7 @@ describe('SqsJobSource', () => {
     const urls = await ownQueues();
     const logged: string[] = [];
     const logger = {
+      ...SILENT_LOGGER,
       info: () => {},
       warn: () => {},
       error: (message: string, fields?: Record<string, unknown>) =>

@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { timeoutSignal } from '../../../src/signals/index.js';
+import { timeoutSignal } from '../../../src/resilience/index.js';
 
 // On Node's own timers: what broke was a timer collected before it fired, which fake timers
 // cannot show.

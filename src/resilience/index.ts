@@ -1,0 +1,20 @@
+export {
+  type BackoffSchedule,
+  backoffDelay,
+  type RetryWaitOptions,
+  retryWait,
+  sleep,
+} from './backoff.js';
+export { describeError, type LogFields, type Logger } from './logger.js';
+export { isTransientNetworkFailure, isTransientStatus, networkCodeOf } from './network.js';
+export {
+  MAX_REASON_CHARS,
+  MIN_SECRET_CHARS,
+  REDACTED,
+  Redactor,
+  redact,
+  safeReason,
+} from './redact.js';
+export { parseRetryAfter } from './retryAfter.js';
+export { timeoutSignal } from './timeoutSignal.js';
+export { type WithinLimits, within } from './within.js';

@@ -1,1 +1,0 @@
-export { timeoutSignal } from './timeoutSignal.js';
