@@ -53,6 +53,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
+    // Both cores: vitest's default on two is one worker.
+    maxWorkers: 2,
     env: {
       AWS_EC2_METADATA_DISABLED: 'true',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  demoPeersOnFreePorts,
   REPO_ROOT,
   type RunningSwitchboard,
   runUntilExit,
@@ -196,12 +197,14 @@ describe('switchboard run with SWITCHBOARD_REST_TOKEN set but blank', () => {
 
 describe('switchboard run --demo-peers (npm start)', () => {
   it('runs the example’s demo peers for the financing flow and the research, test-drive and shopping agents', async () => {
-    const app = await startSwitchboard(['--demo-peers']);
+    const app = await startSwitchboard(await demoPeersOnFreePorts());
     try {
       for (const name of ['car_catalog', 'dealer_directory', 'appointment_booking', 'financing']) {
         expect(app.stderr()).toContain(`demo MCP server ${name} on http://127.0.0.1:`);
       }
-      expect(app.stderr()).toContain('demo A2A agent car_shopping_agent on http://127.0.0.1:8941/');
+      expect(app.stderr()).toMatch(
+        /demo A2A agent car_shopping_agent on http:\/\/127\.0\.0\.1:\d+\//,
+      );
       const texts = async (message: string) =>
         (await say(app.url, 'e2e-finance', message)).map((m) => m.text);
       expect(await texts('Can I finance a car?')).toEqual(['How much would you like to borrow?']);
@@ -255,7 +258,8 @@ describe('switchboard run --demo-peers (npm start)', () => {
   }, 90_000);
 
   it('leaves the demo servers off with SWITCHBOARD_DEMO_PEERS=off', async () => {
-    const app = await startSwitchboard(['--demo-peers'], {
+    // Free ports: no other run's demo servers answer there either.
+    const app = await startSwitchboard(await demoPeersOnFreePorts(), {
       SWITCHBOARD_DEMO_PEERS: 'off',
       // The unreachable server's turn is tried four times before the error pattern answers.
       SWITCHBOARD_REPLY_WAIT_MS: '60000',

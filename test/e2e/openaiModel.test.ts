@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSwitchboard, say, startSwitchboard } from '../helpers/localProcess.js';
+import {
+  demoPeersOnFreePorts,
+  type RunningSwitchboard,
+  say,
+  startSwitchboard,
+} from '../helpers/localProcess.js';
 import { ScriptedOpenAi } from '../helpers/scriptedOpenAi.js';
 import { waitFor } from '../helpers/waitFor.js';
 
@@ -48,7 +53,7 @@ describe('switchboard run with a configured model and agents', () => {
       '',
       { text: 'Enjoy the drive!', toolCalls: [{ name: 'task_completed', arguments: {} }] },
     ]);
-    const app = await startSwitchboard(['--demo-peers'], {
+    const app = await startSwitchboard(await demoPeersOnFreePorts(), {
       OPENAI_API_KEY: 'sk-test-key',
       OPENAI_BASE_URL: model.url,
     });
@@ -80,7 +85,7 @@ describe('switchboard run with a configured model: agent conversations through t
 
   beforeAll(async () => {
     model = await ScriptedOpenAi.start();
-    app = await startSwitchboard(['--demo-peers'], {
+    app = await startSwitchboard(await demoPeersOnFreePorts(), {
       OPENAI_API_KEY: 'sk-test-key',
       OPENAI_BASE_URL: model.url,
     });

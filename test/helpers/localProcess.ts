@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './tempDirs.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -39,10 +42,11 @@ export async function startSwitchboard(
     child.once('exit', (code) => resolve(code)),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no listening line after 30 s:\n${out}\n${err}`)),
-      30_000,
-    );
+    const timer = setTimeout(() => {
+      // Not left running for nobody: it may hold ports another run needs.
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line after 30 s:\n${out}\n${err}`));
+    }, 30_000);
     const check = () => {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match?.[1]) {
@@ -108,4 +112,44 @@ export async function say(
   if (response.status !== 200)
     throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as { text?: string; buttons?: { payload: string }[] }[];
+}
+
+/** A loopback port free at the moment of asking. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * Options for `switchboard run --demo-peers` that serve the example project's demo peers on free
+ * loopback ports instead of its fixed ones (8931-8934, 8941): its endpoints and sub agents,
+ * copied with the ports changed. Runs in parallel, in this checkout or another, do not collide.
+ */
+export async function demoPeersOnFreePorts(): Promise<string[]> {
+  const dir = await tempDir('switchboard-example-');
+  const ports = new Map<string, number>();
+  const moved = async (text: string): Promise<string> => {
+    for (const [, port] of text.matchAll(/127\.0\.0\.1:(\d+)/g)) {
+      if (port && !ports.has(port)) ports.set(port, await freePort());
+    }
+    return text.replace(/127\.0\.0\.1:(\d+)/g, (_, port: string) => `127.0.0.1:${ports.get(port)}`);
+  };
+  const endpoints = path.join(dir, 'endpoints.yml');
+  await writeFile(
+    endpoints,
+    await moved(await readFile(path.join(REPO_ROOT, 'endpoints.yml'), 'utf8')),
+  );
+  const subAgents = path.join(dir, 'sub_agents');
+  await cp(path.join(REPO_ROOT, 'sub_agents'), subAgents, { recursive: true });
+  const shopping = path.join(subAgents, 'car_shopping_agent');
+  const card = path.join(shopping, 'agent_card.json');
+  await writeFile(card, await moved(await readFile(card, 'utf8')));
+  const config = path.join(shopping, 'config.yml');
+  const agent = await readFile(config, 'utf8');
+  await writeFile(config, agent.replace(/agent_card: .*/, `agent_card: ${card}`));
+  return ['--demo-peers', '--endpoints', endpoints, '--sub-agents', subAgents];
 }

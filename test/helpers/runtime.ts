@@ -59,7 +59,10 @@ export interface TestRuntime {
    * keeps its `not_before`; processing it directly runs it at once.
    */
   takeStep(conversationId: string, queueUrl?: string): Promise<Job>;
-  /** The jobs queued for a conversation now, on the jobs queue (one receive; they stay queued). */
+  /**
+   * The jobs queued for a conversation now, on the jobs queue (one receive that does not wait;
+   * they stay queued).
+   */
   queuedJobs(conversationId: string): Promise<Job[]>;
   /** As `takeStep`, for the next job of a type (an agent update, a cancel). */
   takeJob(conversationId: string, type: Job['type'], queueUrl?: string): Promise<Job>;
@@ -151,10 +154,11 @@ export async function testRuntime(
       async () => {
         for (const url of urls) {
           const received = await sqs.send(
+            // No long poll: an empty jobs queue would hold up the look at the delay queue.
             new ReceiveMessageCommand({
               QueueUrl: url,
               MaxNumberOfMessages: 10,
-              WaitTimeSeconds: 1,
+              WaitTimeSeconds: 0,
             }),
           );
           for (const m of received.Messages ?? []) {
@@ -221,7 +225,7 @@ export async function testRuntime(
         new ReceiveMessageCommand({
           QueueUrl: queues.jobsQueueUrl,
           MaxNumberOfMessages: 10,
-          WaitTimeSeconds: 1,
+          WaitTimeSeconds: 0,
           VisibilityTimeout: 0,
         }),
       );

@@ -151,7 +151,7 @@ describe('StatelessStack', () => {
   beforeAll(async () => {
     built = await build();
     template = built.template;
-  }, 60_000);
+  });
 
   it('runs every handler on Node.js 22 on ARM, with active tracing and JSON logs', () => {
     template.resourcePropertiesCountIs(
@@ -480,7 +480,7 @@ describe('the CDK app context', () => {
       workerConcurrency: '50',
       webhookConcurrency: '200',
     });
-  }, 60_000);
+  });
 
   it('bundles the project the context names and reads its secrets under the given prefix', async () => {
     expect(await readFile(bundleFile(built, 'Worker'), 'utf8')).toContain('context-marker');
@@ -532,7 +532,7 @@ describe('the CDK app without a webhook reservation', () => {
       { reserveWebhookConcurrency: false, webhookConcurrency: 60, workerConcurrency: 2 },
       { bundle: false },
     );
-  }, 60_000);
+  });
 
   it('reserves nothing when reserveWebhookConcurrency is false, and still bounds the webhook by the throttle', () => {
     expect(functionProps(built, 'Webhook').ReservedConcurrentExecutions).toBeUndefined();

@@ -9,7 +9,7 @@ export const ACTION_TOKEN = 'tok-5c1e4f-do-not-leak';
  */
 export function bankProject(
   url: string,
-  endpoint: string = 'token: ${ACTION_TOKEN}\n  headers:\n    X-Api: abc\n  timeout: 0.5\n',
+  endpoint: string = 'token: ${ACTION_TOKEN}\n  headers:\n    X-Api: abc\n',
 ): Record<string, string> {
   return {
     '.env': `ACTION_TOKEN=${ACTION_TOKEN}\n`,

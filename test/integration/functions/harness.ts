@@ -48,7 +48,10 @@ export interface FunctionsHarness {
   readonly documents: DynamoDBDocumentClient;
   /** Every item of the table. */
   scanTable(): Promise<Record<string, unknown>[]>;
-  /** The jobs waiting in a queue, with their message group. */
+  /**
+   * The jobs waiting in a queue now, with their message group. It does not wait for more: what
+   * a handler queued is there once it has returned, and an empty queue answers at once.
+   */
   receiveJobs(queueUrl: string): Promise<{ job: Job; groupId?: string }[]>;
   /**
    * The worker function deployed with the project in `projectDir`: its bundle generated as the
@@ -104,7 +107,7 @@ export async function startFunctionsHarness(
         new ReceiveMessageCommand({
           QueueUrl: queueUrl,
           MaxNumberOfMessages: 10,
-          WaitTimeSeconds: 1,
+          WaitTimeSeconds: 0,
           MessageSystemAttributeNames: ['MessageGroupId'],
         }),
       );
