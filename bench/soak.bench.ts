@@ -1,10 +1,10 @@
 /**
  * The local stack under long use: agent turns through the REST webhook, with the conversations in
- * a `--state` folder (LevelDB) and in memory, and this process's memory every 100 turns. An agent
+ * a `--state` folder (LevelDB) or in memory, and this process's memory every 100 turns. An agent
  * turn is one user message that starts a general-purpose ReAct agent, which calls an MCP tool once
  * and completes: four jobs, two model calls and a tool call. The model and the MCP server run in a
  * child process, so their memory is not counted. `SOAK_TURNS` (default 1,000),
- * `SOAK_CONVERSATIONS` (25) and `SOAK_MODES` (`state,memory`) change the run.
+ * `SOAK_CONVERSATIONS` (25) and `SOAK_MODES` (`state`; `state,memory` runs both) change the run.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -42,7 +42,7 @@ const startsTheAgent: LlmPort = { complete: async () => ({ content: 'start flow 
 export async function soakBenchmark(): Promise<Record<string, unknown>> {
   const turns = Number(process.env.SOAK_TURNS ?? 1000);
   const conversations = Number(process.env.SOAK_CONVERSATIONS ?? 25);
-  const modes = (process.env.SOAK_MODES ?? 'state,memory').split(',') as Mode[];
+  const modes = (process.env.SOAK_MODES ?? 'state').split(',') as Mode[];
   const peers = await spawnPeers<{ modelUrl: string; mcpUrl: string }>('./reactPeers.ts', {
     REACT_ITERATIONS: '1',
   });
@@ -82,6 +82,7 @@ async function soak(
   const gc = exposeGc();
   const samples: MemorySample[] = [];
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const sample = (turn: number) => {
     gc();
     const memory = process.memoryUsage();
@@ -97,6 +98,11 @@ async function soak(
   };
   let done = 0;
   let unexpected = 0;
+  const examples: string[][] = [];
+  // Process warnings during the run (a MaxListenersExceededWarning would mean a shared signal).
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+  process.on('warning', onWarning);
   try {
     sample(0);
     let next = 0;
@@ -105,13 +111,17 @@ async function soak(
         while (next < turns) {
           next += 1;
           const texts = await say(stack.url, `soak-${c}`, `task ${next}`);
-          if (!texts.includes('Finished.')) unexpected += 1;
+          if (!texts.includes('Finished.')) {
+            unexpected += 1;
+            if (examples.length < 3) examples.push(texts);
+          }
           done += 1;
           if (done % SAMPLE_EVERY === 0) sample(done);
         }
       }),
     );
   } finally {
+    process.off('warning', onWarning);
     await stack.stop();
     await rm(dir, { recursive: true, force: true });
     if (state) await rm(state, { recursive: true, force: true });
@@ -120,7 +130,11 @@ async function soak(
   return {
     seconds: round(seconds, 1),
     turnsPerSecond: round(done / seconds, 1),
+    // This process's CPU per turn: the stack, dynalite and fauxqs (the peers run elsewhere).
+    cpuMsPerTurn: round(cpuMs(process.cpuUsage(cpu0)) / Math.max(1, done), 1),
     unexpectedReplies: unexpected,
+    unexpectedExamples: examples,
+    warnings,
     ...flatness(samples),
     samples,
   };
@@ -172,6 +186,10 @@ async function say(url: string, sender: string, message: string): Promise<string
 function exposeGc(): () => void {
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
 }
 
 function megabytes(bytes: number): number {
