@@ -140,24 +140,33 @@ async function soak(
   };
 }
 
-/** How far RSS moved from `SETTLED_TURN` to the last sample, and at most in between. */
+/**
+ * How far RSS moved from `SETTLED_TURN` to the end. One sample swings by about a fifth as V8
+ * grows and shrinks its heap and the allocator keeps freed pages, so the change compares the
+ * median of the three samples from `SETTLED_TURN` on with the median of the last three; the
+ * largest single sample and the trend are reported beside it.
+ */
 function flatness(samples: readonly MemorySample[]) {
-  const settled = samples.find((s) => s.turn === SETTLED_TURN);
-  const last = samples.at(-1);
-  if (!settled || !last || last.turn <= SETTLED_TURN) return {};
   const later = samples.filter((s) => s.turn >= SETTLED_TURN);
-  const change = (rss: number) => round(((rss - settled.rssMb) / settled.rssMb) * 100, 1);
-  const endPct = change(last.rssMb);
-  const maxPct = change(Math.max(...later.map((s) => s.rssMb)));
+  if (later.length < 6) return {};
+  const rss = later.map((s) => s.rssMb);
+  const start = median(rss.slice(0, 3));
+  const change = (value: number) => round(((value - start) / start) * 100, 1);
+  const endPct = change(median(rss.slice(-3)));
   return {
     rssFromTurn: SETTLED_TURN,
+    rssStartMb: start,
     rssChangePct: endPct,
-    rssMaxAbovePct: maxPct,
-    rssFlat: Math.abs(endPct) <= FLAT_WITHIN * 100 && maxPct <= FLAT_WITHIN * 100,
-    // The trend through the samples, which single samples taken under load blur.
+    rssFlat: Math.abs(endPct) <= FLAT_WITHIN * 100,
+    rssMaxSampleAbovePct: change(Math.max(...rss)),
     rssSlopeMbPer100Turns: round(slope(later.map((s) => [s.turn / SAMPLE_EVERY, s.rssMb])), 1),
     heapSlopeMbPer100Turns: round(slope(later.map((s) => [s.turn / SAMPLE_EVERY, s.heapMb])), 2),
   };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** The least-squares slope of `y` over `x`. */
