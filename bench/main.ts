@@ -9,6 +9,7 @@ import { dialogueBenchmark } from './dialogue.bench.js';
 import { mcpBenchmark } from './mcp.bench.js';
 import { reactBenchmark } from './react.bench.js';
 import { jobCostBenchmark, localThroughputBenchmark } from './runtime.bench.js';
+import { soakBenchmark } from './soak.bench.js';
 
 const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
   a2a: a2aBenchmark,
@@ -18,6 +19,7 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>
   jobs: jobCostBenchmark,
   mcp: mcpBenchmark,
   react: reactBenchmark,
+  soak: soakBenchmark,
   throughput: localThroughputBenchmark,
 };
 

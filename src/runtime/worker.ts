@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describeError, type Logger } from '../resilience/index.js';
 import { JOB_BUDGET_MS, type JobScope, jobScope } from './jobBudget.js';
 import type { Job } from './jobs.js';
@@ -68,6 +69,8 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
         continue;
       }
       for (const item of received) pool.start(item);
+      // A source that answers "nothing" at once must not starve the jobs' I/O of the event loop.
+      if (received.length === 0) await nextTurn();
     }
     await pool.settled();
   } finally {
