@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../resilience/index.js';
+import { SwitchboardError } from '../../resilience/index.js';
 import { bodyTooLarge, type HttpApi, MAX_BODY_BYTES } from '../../runtime/index.js';
 
 /** The HTTP API served by `node:http` on loopback. */
@@ -66,9 +67,10 @@ export async function serveHttp(
 const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 5000;
 
-/** The client closed its connection before its request was read or answered. */
-class ClientGoneError extends Error {
+/** The client closed its connection before its request was read or answered. Code `CLIENT_GONE`. */
+class ClientGoneError extends SwitchboardError {
   override readonly name = 'ClientGoneError';
+  override readonly code = 'CLIENT_GONE';
   constructor(options?: { cause?: unknown }) {
     super('the client closed the connection', options);
   }

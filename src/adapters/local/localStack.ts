@@ -13,10 +13,11 @@ import type { ActionPort, LlmPort } from '../../dialogue/index.js';
 import { loadProjectActions } from '../../extensions/index.js';
 import { hasModelAccess, modelFactory, type ToolChatPort } from '../../llm/index.js';
 import { projectMcp } from '../../mcp/index.js';
+import { SwitchboardError } from '../../resilience/index.js';
 import {
   COMMIT_RESERVE_MS,
-  ConcurrentUpdateError,
   createRuntime,
+  isLostRace,
   JOB_BUDGET_MS,
   type Runtime,
   runWorkerLoop,
@@ -199,7 +200,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             if (inbox && job.type === 'user_message') await inbox.remove(job.id);
           },
           jobBudgetMs,
-          isRetryable: (error) => error instanceof ConcurrentUpdateError,
+          isRetryable: isLostRace,
           logger,
           signal: stopping.signal,
           jobSignal: jobsDeadline.signal,
@@ -248,9 +249,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
 }
 
-/** `SWITCHBOARD_REST_TOKEN` is set but blank: serving would mean serving without a token. */
-export class BlankRestTokenError extends Error {
+/**
+ * `SWITCHBOARD_REST_TOKEN` is set but blank: serving would mean serving without a token.
+ * Code `REST_TOKEN_BLANK`.
+ */
+export class BlankRestTokenError extends SwitchboardError {
   override readonly name = 'BlankRestTokenError';
+  override readonly code = 'REST_TOKEN_BLANK';
   constructor() {
     super(
       'SWITCHBOARD_REST_TOKEN is set but blank: set it to a token (e.g. `openssl rand -hex 32`), or unset it to serve without authentication',
