@@ -1,4 +1,4 @@
-import { describeError, type Logger } from '../resilience/index.js';
+import { describeError, type Logger, sleep } from '../resilience/index.js';
 import { JOB_BUDGET_MS, jobScope } from './jobBudget.js';
 import type { Job } from './jobs.js';
 
@@ -50,7 +50,7 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
     } catch (error) {
       if (signal.aborted) return;
       logger.error('receiving jobs failed', { error: describeError(error) });
-      await pause(1000, signal);
+      await sleep(1000, signal).catch(() => undefined);
       continue;
     }
     await Promise.all(byConversation(received).map((jobs) => runInOrder(jobs, options)));
@@ -103,16 +103,4 @@ async function runOne(item: ReceivedJob, options: WorkerLoopOptions): Promise<bo
   } finally {
     scope.dispose();
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -13,7 +12,7 @@ import type { ActionPort, LlmPort } from '../../dialogue/index.js';
 import { loadProjectActions } from '../../extensions/index.js';
 import { hasModelAccess, modelFactory, type ToolChatPort } from '../../llm/index.js';
 import { projectMcp } from '../../mcp/index.js';
-import { SwitchboardError } from '../../resilience/index.js';
+import { SwitchboardError, sleep } from '../../resilience/index.js';
 import {
   COMMIT_RESERVE_MS,
   createRuntime,
