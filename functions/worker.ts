@@ -2,7 +2,7 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describeError } from '../src/resilience/index.js';
-import { ConcurrentUpdateError, type JobOutcome, jobScope } from '../src/runtime/index.js';
+import { isLostRace, type JobOutcome, jobScope } from '../src/runtime/index.js';
 import { lambdaHandler, logger, metrics } from './shared/observability.js';
 import { runtime } from './shared/runtime.js';
 import { JobMessageError, jobOf } from './shared/sqsRecords.js';
@@ -52,7 +52,7 @@ async function runRecord(record: SQSRecord, context?: Context): Promise<void> {
       metrics.addMetric('JobsDropped', MetricUnit.Count, 1);
       return;
     }
-    if (error instanceof ConcurrentUpdateError) {
+    if (isLostRace(error)) {
       logger.warn('job lost repeated races; SQS delivers it again', fields);
       metrics.addMetric('JobsRaced', MetricUnit.Count, 1);
     } else {

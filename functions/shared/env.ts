@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SwitchboardError } from '../../src/resilience/index.js';
 
 const optionalText = z
   .string()
@@ -24,9 +25,10 @@ export const FunctionEnv = z.object({
 });
 export type FunctionEnv = z.infer<typeof FunctionEnv>;
 
-/** A function was deployed without the settings it needs. */
-export class FunctionConfigError extends Error {
+/** A function was deployed without the settings it needs. Code `FUNCTION_CONFIG_INVALID`. */
+export class FunctionConfigError extends SwitchboardError {
   override readonly name = 'FunctionConfigError';
+  override readonly code = 'FUNCTION_CONFIG_INVALID';
 }
 
 /** Reads and checks the function's environment; a missing or invalid setting is named. */

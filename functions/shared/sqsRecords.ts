@@ -1,10 +1,15 @@
 import type { SQSRecord } from 'aws-lambda';
+import { SwitchboardError } from '../../src/resilience/index.js';
 // The module itself, not the runtime's barrel: the delay function bundles no dialogue engine.
 import { decodeJob, type Job } from '../../src/runtime/jobs.js';
 
-/** A queue message that is not a job. The message names the SQS message, never its body. */
-export class JobMessageError extends Error {
+/**
+ * A queue message that is not a job. The message names the SQS message, never its body.
+ * Code `JOB_MESSAGE_INVALID`.
+ */
+export class JobMessageError extends SwitchboardError {
   override readonly name = 'JobMessageError';
+  override readonly code = 'JOB_MESSAGE_INVALID';
   constructor(
     readonly messageId: string,
     reason: string,

@@ -21,7 +21,7 @@ import type { A2ASubAgent } from '../assistant/index.js';
 import { type ServerAuth, serverAuth } from '../mcp/index.js';
 import { timeoutSignal, within } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
-import { A2ARequestError, a2aFailure } from './errors.js';
+import { A2ARequestError, type A2AUnavailableError, a2aFailure } from './errors.js';
 import { healthCheckMessage, outputOfMessage, outputOfTask } from './messages.js';
 import { retryingFetch } from './retryingFetch.js';
 
@@ -140,7 +140,7 @@ export class A2AConnection {
   }
 
   /** Wraps a failure as unavailable or refused, with credentials removed from its reason. */
-  failure(error: unknown): Error {
+  failure(error: unknown): A2AUnavailableError | A2ARequestError {
     return a2aFailure(this.name, error, (text) => this.auth.redact(text));
   }
 

@@ -3,28 +3,40 @@
  * not be reached, timed out, or failed with 408/429/5xx); `A2ARequestError` is not. Reasons name
  * an HTTP refusal by its status only: an agent's error body may be large or echo what it was sent.
  */
-import { OAuthTokenError } from '../mcp/index.js';
-import { isTransientNetworkFailure, isTransientStatus, safeReason } from '../resilience/index.js';
+import {
+  isTransientNetworkFailure,
+  isTransientStatus,
+  SwitchboardError,
+  safeReason,
+  WireError,
+} from '../resilience/index.js';
 
 /** The SDK's transports name the status in their messages (`Status: 503`, `stream: 503 …`). */
 const HTTP_STATUS = /(?:Status: |establishing stream for \S+: |Agent Card from \S+: )(\d{3})\b/;
 
-/** The agent could not be reached, timed out or failed: a later try may succeed. */
-export class A2AUnavailableError extends Error {
+/**
+ * The agent could not be reached, timed out or failed: a later try may succeed.
+ * Code `A2A_UNAVAILABLE`, transient.
+ */
+export class A2AUnavailableError extends WireError {
   override readonly name = 'A2AUnavailableError';
-  readonly transient = true;
+  override readonly code = 'A2A_UNAVAILABLE';
   constructor(
     readonly agentName: string,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(`A2A agent ${agentName}: ${message}`, options);
+    super(`A2A agent ${agentName}: ${message}`, { ...options, transient: true });
   }
 }
 
-/** The agent refused the request, or answered with something that is not A2A. */
-export class A2ARequestError extends Error {
+/**
+ * The agent refused the request, or answered with something that is not A2A.
+ * Code `A2A_REQUEST_REFUSED`.
+ */
+export class A2ARequestError extends WireError {
   override readonly name = 'A2ARequestError';
+  override readonly code = 'A2A_REQUEST_REFUSED';
   constructor(
     readonly agentName: string,
     message: string,
@@ -41,10 +53,9 @@ export function httpStatusOf(error: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Whether a failed request may succeed when tried again later. */
-export function isTransient(error: unknown): boolean {
-  if (error instanceof A2AUnavailableError) return true;
-  if (error instanceof OAuthTokenError) return error.transient;
+/** Whether a failed request may succeed when tried again later; an error of ours says itself. */
+export function isTransientA2AFailure(error: unknown): boolean {
+  if (error instanceof SwitchboardError) return error.transient;
   const status = httpStatusOf(error);
   if (status !== undefined) return isTransientStatus(status);
   return isTransientNetworkFailure(error);
@@ -67,7 +78,7 @@ export function a2aFailure(
 ): A2AUnavailableError | A2ARequestError {
   if (error instanceof A2AUnavailableError || error instanceof A2ARequestError) return error;
   const reason = describeA2AFailure(error, redact);
-  return isTransient(error)
+  return isTransientA2AFailure(error)
     ? new A2AUnavailableError(agentName, reason, { cause: error })
     : new A2ARequestError(agentName, reason, { cause: error });
 }

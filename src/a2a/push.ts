@@ -8,6 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { StreamResponse, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import { legacyPushNotificationToV1StreamResponse } from '@a2a-js/sdk/compat/v0_3';
 import { z } from 'zod';
+import { WireError } from '../resilience/index.js';
 import { textOf } from './messages.js';
 
 /** The receiver's route under the deployment's base URL. */
@@ -54,9 +55,13 @@ export const PushUpdate = z.object({
 });
 export type PushUpdate = z.infer<typeof PushUpdate>;
 
-/** A notification that is not one: why, in a sentence for the 400 answer. */
-export class PushFormatError extends Error {
+/**
+ * A notification that is not one: why, in a sentence for the 400 answer.
+ * Code `A2A_PUSH_MALFORMED`.
+ */
+export class PushFormatError extends WireError {
   override readonly name = 'PushFormatError';
+  override readonly code = 'A2A_PUSH_MALFORMED';
 }
 
 /**

@@ -7,7 +7,7 @@
  * agent that saw the first try can recognise the second.
  */
 import { parseRetryAfter, retryWait, sleep } from '../resilience/index.js';
-import { isTransient } from './errors.js';
+import { isTransientA2AFailure } from './errors.js';
 
 /** The wait before the first retry (0.25 s), doubling, stretched by up to a fifth at random. */
 export const RETRY_BACKOFF = { baseMs: 250, jitter: 0.2 } as const;
@@ -35,7 +35,7 @@ export function retryingFetch(
         if (waitMs === undefined) return response;
         await response.body?.cancel().catch(() => undefined);
       } catch (error) {
-        if (!signal?.aborted && isTransient(error)) {
+        if (!signal?.aborted && isTransientA2AFailure(error)) {
           waitMs = retryWait(RETRY_BACKOFF, failures, { retries, random });
         }
         if (waitMs === undefined) throw error;

@@ -131,9 +131,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     } catch (error) {
       if (context.signal.aborted) throw error;
       const failure = connection.failure(error);
-      if (failure instanceof A2AUnavailableError) {
-        return { data, next: { type: 'retry', reason: failure.message } };
-      }
+      if (failure.transient) return { data, next: { type: 'retry', reason: failure.message } };
       this.options.logger?.error('A2A exchange failed', {
         agent: agent.name,
         reason: failure.message,

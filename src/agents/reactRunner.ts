@@ -17,20 +17,9 @@ import {
   type ReactSubAgent,
 } from '../assistant/index.js';
 import { coerceSlotValue } from '../dialogue/index.js';
-import {
-  LlmRequestError,
-  ToolCall,
-  ToolChatMessage,
-  type ToolChatPort,
-  type ToolDefinition,
-} from '../llm/index.js';
-import {
-  MAX_TOOL_RESULT_CHARS,
-  type McpAgentTools,
-  McpUnavailableError,
-  runPreCallHook,
-} from '../mcp/index.js';
-import { within } from '../resilience/index.js';
+import { ToolCall, ToolChatMessage, type ToolChatPort, type ToolDefinition } from '../llm/index.js';
+import { MAX_TOOL_RESULT_CHARS, type McpAgentTools, runPreCallHook } from '../mcp/index.js';
+import { isTransient, retryAfterOf, SwitchboardError, within } from '../resilience/index.js';
 import type { AgentRunner, StepContext, StepResult } from '../runtime/index.js';
 import {
   exitSlots,
@@ -174,22 +163,10 @@ export class ReactRunner implements AgentRunner<ReactRunData> {
       result = await agent.sendMessage(run.input, iteration);
     } catch (error) {
       if (context.signal.aborted) throw error;
-      if (error instanceof LlmRequestError && error.transient) {
-        return {
-          data,
-          next: {
-            type: 'retry',
-            reason: error.message,
-            ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-          },
-        };
-      }
-      if (error instanceof McpUnavailableError) {
-        return { data, next: { type: 'retry', reason: error.message } };
-      }
-      if (error instanceof EmptyAnswerError)
-        return { data, next: { type: 'retry', reason: error.message } };
-      return fatal(run, error instanceof Error ? error.message : String(error));
+      const reason = error instanceof Error ? error.message : String(error);
+      if (!isTransient(error)) return fatal(run, reason);
+      const retryAfterMs = retryAfterOf(error);
+      return { data, next: { type: 'retry', reason, ...(retryAfterMs ? { retryAfterMs } : {}) } };
     }
     if (!iteration.ran && !result.output) {
       return fatal(run, `sendMessage of ${config.name} neither ran the step nor ended the run`);
@@ -222,9 +199,16 @@ export class ReactRunner implements AgentRunner<ReactRunData> {
   }
 }
 
-/** The model answered with neither text nor a tool call: worth another try. */
-class EmptyAnswerError extends Error {
+/**
+ * The model answered with neither text nor a tool call: worth another try.
+ * Code `MODEL_ANSWER_EMPTY`, transient.
+ */
+class EmptyAnswerError extends SwitchboardError {
   override readonly name = 'EmptyAnswerError';
+  override readonly code = 'MODEL_ANSWER_EMPTY';
+  constructor(message: string) {
+    super(message, { transient: true });
+  }
 }
 
 /** One step of a run: what `sendMessage` runs. Works on its own copy of the run's data. */

@@ -5,13 +5,18 @@ import { exportAt, type ImportedModules, loadPreCallHooks } from '../extensions/
 import type { ToolChatPort } from '../llm/index.js';
 import { McpAgentTools, type McpGateway } from '../mcp/index.js';
 import type { Logger } from '../resilience/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import type { AgentRunner, AgentRunners, SecretStore } from '../runtime/index.js';
 import { isReactAgentClass, type ReactAgentClass } from './reactAgent.js';
 import { ReactRunner } from './reactRunner.js';
 
-/** A `configuration.module` that does not name a class of the agent's kind. */
-export class AgentModuleError extends Error {
+/**
+ * A `configuration.module` that does not name a class of the agent's kind.
+ * Code `AGENT_MODULE_INVALID`.
+ */
+export class AgentModuleError extends SwitchboardError {
   override readonly name = 'AgentModuleError';
+  override readonly code = 'AGENT_MODULE_INVALID';
 }
 
 /** The classes the project's agents name in `configuration.module`, by agent name. */

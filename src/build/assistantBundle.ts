@@ -2,11 +2,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Assistant } from '../assistant/index.js';
 import { formatDiagnostic, loadAssistant, type ProjectPaths } from '../config/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import { registrySource } from './registrySource.js';
 
-/** The project failed validation; the message lists every diagnostic, one per line. */
-export class AssistantBundleError extends Error {
+/**
+ * The project failed validation; the message lists every diagnostic, one per line.
+ * Code `ASSISTANT_BUNDLE_INVALID`.
+ */
+export class AssistantBundleError extends SwitchboardError {
   override readonly name = 'AssistantBundleError';
+  override readonly code = 'ASSISTANT_BUNDLE_INVALID';
   constructor(
     readonly projectDir: string,
     readonly diagnostics: readonly string[],

@@ -1,4 +1,5 @@
 /** Where a command writes; tests pass their own. */
+import { SwitchboardError } from '../resilience/index.js';
 export interface CliIo {
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
@@ -16,7 +17,8 @@ export const processIo: CliIo = {
 /** Exit codes: 0 success, 1 the project is invalid, 2 the command line is wrong. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
-/** A command line that cannot be run as written. */
-export class UsageError extends Error {
+/** A command line that cannot be run as written. Code `CLI_USAGE`. */
+export class UsageError extends SwitchboardError {
   override readonly name = 'UsageError';
+  override readonly code = 'CLI_USAGE';
 }

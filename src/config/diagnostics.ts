@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SwitchboardError } from '../resilience/index.js';
 
 /** One located problem in an assistant project. `file` is absolute; line and col are 1-based. */
 export interface Diagnostic {
@@ -56,9 +57,10 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Thrown when a project does not load; carries every diagnostic found. */
-export class ConfigError extends Error {
+/** Thrown when a project does not load; carries every diagnostic found. Code `CONFIG_INVALID`. */
+export class ConfigError extends SwitchboardError {
   override readonly name = 'ConfigError';
+  override readonly code = 'CONFIG_INVALID';
   constructor(
     readonly diagnostics: readonly Diagnostic[],
     readonly projectDir: string,

@@ -9,6 +9,7 @@ import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { dataPart, textPart } from '../a2a/index.js';
 import type { A2ASubAgent } from '../assistant/index.js';
+import { sleep } from '../resilience/index.js';
 import { type A2AHost, startA2AHost } from './a2aHost.js';
 import { agentMessage, messageData, messageText, publishCancelled, taskEvents } from './a2aTask.js';
 import { CARS } from './catalog.js';
@@ -102,7 +103,7 @@ function shoppingExecutor(stockCheckMs: number): AgentExecutor {
       }
       const car = `${order.model} ${order.trim}`;
       task.status(TaskState.TASK_STATE_WORKING, `Checking the dealership’s stock for the ${car}…`);
-      await new Promise((resolve) => setTimeout(resolve, stockCheckMs));
+      await sleep(stockCheckMs);
       orders.delete(ctx.taskId);
       if (cancelled.has(ctx.taskId)) {
         bus.finished();

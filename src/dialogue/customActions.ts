@@ -1,7 +1,8 @@
 import { BUILTIN_ACTIONS } from '../assistant/index.js';
+import { isTransient, retryAfterOf } from '../resilience/index.js';
 import { clarificationButtons, runBuiltinAction } from './builtinActions.js';
 import type { TurnContext } from './context.js';
-import { isTransientFailure, TurnUnavailableError } from './errors.js';
+import { TurnUnavailableError } from './errors.js';
 import { cancelFrames, failCurrentActivity, patternData, resetAllSlots } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
 import type { ActionContext, ActionResponse, ActionResult } from './ports.js';
@@ -15,9 +16,13 @@ const MAX_REASON = 500;
 /** Follow-up actions one action may chain; more means they loop. */
 const MAX_FOLLOWUPS = 10;
 
-/** An action failed in a way a later try may not, and the turn leaves retrying to its caller. */
+/**
+ * An action failed in a way a later try may not, and the turn leaves retrying to its caller.
+ * Code `ACTION_UNAVAILABLE`, transient.
+ */
 export class ActionUnavailableError extends TurnUnavailableError {
   override readonly name = 'ActionUnavailableError';
+  override readonly code = 'ACTION_UNAVAILABLE';
 }
 
 /**
@@ -45,7 +50,7 @@ export async function runCustomAction(
     // Kept in the conversation's state as the error pattern's reason: short, whatever the port said.
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_REASON);
     const failure = `action ${name} failed: ${reason}`;
-    if (ctx.retryUnavailable && isTransientFailure(error)) {
+    if (ctx.retryUnavailable && isTransient(error)) {
       throw new ActionUnavailableError(failure, retryAfterOf(error), { cause: error });
     }
     failCurrentActivity(ctx, failure);
@@ -231,10 +236,4 @@ function renderWithVariables(
 
 function renderOptions(ctx: TurnContext, frame: StepFrame) {
   return utterOptions(ctx, patternData(ctx, frame));
-}
-
-/** The wait a transient failure names, when it names one. */
-function retryAfterOf(error: unknown): number | undefined {
-  const value = (error as { retryAfterMs?: unknown }).retryAfterMs;
-  return typeof value === 'number' ? value : undefined;
 }

@@ -4,7 +4,6 @@ export type { AgentUpdate, RunWaiter, TurnOptions, UserMessage } from './engine.
 export { DialogueEngine } from './engine.js';
 export {
   DialogueExecutionError,
-  isTransientFailure,
   ModelUnavailableError,
   ToolUnavailableError,
   TurnUnavailableError,

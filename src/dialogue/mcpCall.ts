@@ -1,7 +1,8 @@
 import type { CallStep } from '../assistant/index.js';
 import { evaluateExpression } from '../prompts/expression.js';
+import { isTransient, retryAfterOf } from '../resilience/index.js';
 import type { TurnContext } from './context.js';
-import { isTransientFailure, ToolUnavailableError } from './errors.js';
+import { ToolUnavailableError } from './errors.js';
 import { failCurrentActivity } from './frameLifecycle.js';
 import type { StepFrame } from './frames.js';
 import type { StepOutcome } from './stepOutcome.js';
@@ -50,8 +51,8 @@ export async function callMcpTool(
     // Kept in the conversation's state as the error pattern's reason: short, whatever the port said.
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_REASON);
     failure = `tool ${step.call} on ${step.mcp_server} failed: ${reason}`;
-    if (ctx.retryUnavailable && isTransientFailure(error)) {
-      throw new ToolUnavailableError(failure, undefined, { cause: error });
+    if (ctx.retryUnavailable && isTransient(error)) {
+      throw new ToolUnavailableError(failure, retryAfterOf(error), { cause: error });
     }
   }
   if (failure === undefined) return 'advance';

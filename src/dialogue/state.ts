@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SwitchboardError } from '../resilience/index.js';
 import { type DialogueEvent, DialogueEvent as DialogueEventSchema } from './events.js';
 import { Frame } from './frames.js';
 
@@ -56,9 +57,10 @@ export const ConversationState = z.object({
 });
 export type ConversationState = z.infer<typeof ConversationState>;
 
-/** A persisted state of a version this code does not read. */
-export class UnsupportedStateVersionError extends Error {
+/** A persisted state of a version this code does not read. Code `STATE_VERSION_UNSUPPORTED`. */
+export class UnsupportedStateVersionError extends SwitchboardError {
   override readonly name = 'UnsupportedStateVersionError';
+  override readonly code = 'STATE_VERSION_UNSUPPORTED';
   constructor(readonly found: unknown) {
     super(
       `conversation state version ${String(found)} is not supported (this build reads version ${STATE_VERSION})`,

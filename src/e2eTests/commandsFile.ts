@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { strictObject } from '../assistant/index.js';
 import { type Diagnostic, didYouMean, YamlSource, zodDiagnostics } from '../config/index.js';
 import type { LlmPort } from '../dialogue/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import { type RunningCase, scopedKeys } from './runningCase.js';
 
 /** The commands file's name: it is looked for in the folder of the tests. */
@@ -64,9 +65,10 @@ function normalizeKey(key: string): string {
   return at < 0 ? normalize(key) : `${key.slice(0, at).trim()}::${normalize(key.slice(at + 2))}`;
 }
 
-/** The running message has no entry in the commands file. */
-export class UnscriptedMessageError extends Error {
+/** The running message has no entry in the commands file. Code `MESSAGE_UNSCRIPTED`. */
+export class UnscriptedMessageError extends SwitchboardError {
   override readonly name = 'UnscriptedMessageError';
+  override readonly code = 'MESSAGE_UNSCRIPTED';
 }
 
 /**

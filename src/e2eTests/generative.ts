@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LlmPort } from '../dialogue/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import { type CheckResult, failed, passed } from './checkResult.js';
 import type { Assertion } from './testCase.js';
 import type { BotUtterance } from './turnEvents.js';
@@ -134,9 +135,10 @@ export class LlmJudge implements Judge {
   }
 }
 
-/** The judge model answered something that is not a score. */
-export class JudgeAnswerError extends Error {
+/** The judge model answered something that is not a score. Code `JUDGE_ANSWER_INVALID`. */
+export class JudgeAnswerError extends SwitchboardError {
   override readonly name = 'JudgeAnswerError';
+  override readonly code = 'JUDGE_ANSWER_INVALID';
 }
 
 function jsonIn(text: string): unknown {

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Diagnostic, didYouMean, YamlSource } from '../config/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import { type ParsedTestFile, parseTestFile } from './parseFile.js';
 import {
   type ActionStub,
@@ -18,9 +19,10 @@ export interface SuiteLoad {
   readonly folder: string;
 }
 
-/** A test path that does not exist, or holds no test file. */
-export class TestPathError extends Error {
+/** A test path that does not exist, or holds no test file. Code `TEST_PATH_INVALID`. */
+export class TestPathError extends SwitchboardError {
   override readonly name = 'TestPathError';
+  override readonly code = 'TEST_PATH_INVALID';
 }
 
 /** Reads the e2e tests at `target` (a file or a folder) and checks what they refer to. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WireError } from '../resilience/index.js';
 import type { Runtime } from '../runtime/index.js';
 import type { ConversationTarget } from './runner.js';
 import { TurnEvent } from './turnEvents.js';
@@ -15,9 +16,10 @@ const Replies = z.array(z.unknown());
 /** The channel test conversations run on: Rasa's REST channel. */
 const CHANNEL = 'rest';
 
-/** The local runtime refused a request of the test run. */
-export class TargetRequestError extends Error {
+/** The local runtime refused a request of the test run. Code `TEST_TARGET_FAILED`. */
+export class TargetRequestError extends WireError {
   override readonly name = 'TargetRequestError';
+  override readonly code = 'TEST_TARGET_FAILED';
 }
 
 /**

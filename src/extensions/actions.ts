@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Assistant } from '../assistant/index.js';
 import type { ActionContext, ActionPort, ActionResult } from '../dialogue/index.js';
 import { BotMessage } from '../dialogue/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import { exportAt, type ImportedModules } from './moduleExports.js';
 
 export type { ActionContext, ActionResult };
@@ -29,9 +30,13 @@ const Result = z
   })
   .optional();
 
-/** A custom action returned something other than an `ActionResult`. */
-export class ActionResultError extends Error {
+/**
+ * A custom action returned something other than an `ActionResult`.
+ * Code `ACTION_RESULT_INVALID`.
+ */
+export class ActionResultError extends SwitchboardError {
   override readonly name = 'ActionResultError';
+  override readonly code = 'ACTION_RESULT_INVALID';
 }
 
 /**

@@ -1,7 +1,14 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
-import { isTransientStatus, parseRetryAfter, redact, timeoutSignal } from '../resilience/index.js';
+import {
+  isTransientStatus,
+  parseRetryAfter,
+  redact,
+  timeoutSignal,
+  WireError,
+  type WireErrorOptions,
+} from '../resilience/index.js';
 import type {
   TokenUsage,
   ToolCall,
@@ -29,28 +36,19 @@ export interface OpenAiChatSettings {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
-/** A chat-completions request failed: HTTP error, connection error, timeout or odd response. */
-export class LlmRequestError extends Error {
+/**
+ * A chat-completions request failed: HTTP error, connection error, timeout or odd response.
+ * Code `LLM_REQUEST_FAILED`, transient after a timeout, a lost connection, 408, 409, 429 or 5xx.
+ */
+export class LlmRequestError extends WireError {
   override readonly name = 'LlmRequestError';
-  /** The HTTP status, when the server answered. */
-  readonly status: number | undefined;
-  /** Worth trying again later: a timeout, a lost connection, 408, 409, 429 or a 5xx. */
-  readonly transient: boolean;
-  /** How long the server asked to wait (`Retry-After`, `retry-after-ms`), when it did. */
-  readonly retryAfterMs: number | undefined;
-
-  constructor(
-    message: string,
-    options: ErrorOptions & {
-      status?: number | undefined;
-      transient?: boolean;
-      retryAfterMs?: number | undefined;
-    } = {},
-  ) {
-    super(message, options);
-    this.status = options.status;
-    this.transient = options.transient ?? isTransientAnswer(options.status);
-    this.retryAfterMs = options.retryAfterMs;
+  override readonly code = 'LLM_REQUEST_FAILED';
+  /** `transient` defaults to what the status says; `retryAfterMs` is the server's `Retry-After`. */
+  constructor(message: string, options: WireErrorOptions = {}) {
+    super(message, {
+      ...options,
+      transient: options.transient ?? isTransientAnswer(options.status),
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Assistant, LlmConfig } from '../assistant/index.js';
 import type { Environment } from '../config/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import { OpenAiChatModel, type OpenAiChatSettings } from './openaiClient.js';
 import type { SecretResolver } from './secrets.js';
 
@@ -11,9 +12,13 @@ const KEYLESS_PLACEHOLDER = 'not-needed';
 
 type ModelSettings = Omit<LlmConfig, 'model_group'>;
 
-/** An `llm` block names a model group that endpoints.yml does not define. */
-export class UnknownModelGroupError extends Error {
+/**
+ * An `llm` block names a model group that endpoints.yml does not define.
+ * Code `MODEL_GROUP_UNKNOWN`.
+ */
+export class UnknownModelGroupError extends SwitchboardError {
   override readonly name = 'UnknownModelGroupError';
+  override readonly code = 'MODEL_GROUP_UNKNOWN';
 
   constructor(group: string, known: readonly string[]) {
     super(
@@ -22,9 +27,10 @@ export class UnknownModelGroupError extends Error {
   }
 }
 
-/** No API key and no API base: the LLM cannot be reached. */
-export class NoModelCredentialsError extends Error {
+/** No API key and no API base: the LLM cannot be reached. Code `MODEL_CREDENTIALS_MISSING`. */
+export class NoModelCredentialsError extends SwitchboardError {
   override readonly name = 'NoModelCredentialsError';
+  override readonly code = 'MODEL_CREDENTIALS_MISSING';
 
   constructor(model: string) {
     super(

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -29,10 +28,11 @@ import type { Assistant } from '../assistant/index.js';
 import { a2aPushChannel, standardChannels } from '../channels/index.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
 import { hasModelAccess, type ToolChatPort } from '../llm/index.js';
+import { SwitchboardError, sleep } from '../resilience/index.js';
 import {
   COMMIT_RESERVE_MS,
-  ConcurrentUpdateError,
   createRuntime,
+  isLostRace,
   JOB_BUDGET_MS,
   type Runtime,
   runWorkerLoop,
@@ -193,7 +193,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       concurrency: JOB_SLOTS,
       jobBudgetMs,
-      isRetryable: (error) => error instanceof ConcurrentUpdateError,
+      isRetryable: isLostRace,
       logger,
       signal: stopping.signal,
       jobSignal: jobsDeadline.signal,
@@ -242,9 +242,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
 }
 
-/** `SWITCHBOARD_REST_TOKEN` is set but blank: serving would mean serving without a token. */
-export class BlankRestTokenError extends Error {
+/**
+ * `SWITCHBOARD_REST_TOKEN` is set but blank: serving would mean serving without a token.
+ * Code `REST_TOKEN_BLANK`.
+ */
+export class BlankRestTokenError extends SwitchboardError {
   override readonly name = 'BlankRestTokenError';
+  override readonly code = 'REST_TOKEN_BLANK';
   constructor() {
     super(
       'SWITCHBOARD_REST_TOKEN is set but blank: set it to a token (e.g. `openssl rand -hex 32`), or unset it to serve without authentication',

@@ -1,8 +1,14 @@
 import type { McpConnection } from '../assistant/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import type { McpCallOptions, McpTool } from './client.js';
-import { McpRequestError, McpToolRefusedError, PreCallHookError } from './errors.js';
 import type { McpGateway } from './gateway.js';
 import { toolResultText } from './toolResultText.js';
+
+/**
+ * Failures of one call that the model is told of, to react to: a refused call, a tool not
+ * offered, a hook that failed. A transient failure retries the step; anything else is a fault.
+ */
+const REFUSALS = new Set(['MCP_REQUEST_REFUSED', 'MCP_TOOL_NOT_OFFERED', 'PRE_CALL_HOOK_FAILED']);
 
 /** A tool an agent may call, with the server it lives on. */
 export interface AgentTool extends McpTool {
@@ -86,11 +92,7 @@ export class McpAgentTools {
       );
       return { text: toolResultText(result), isError: result.isError };
     } catch (error) {
-      if (
-        error instanceof PreCallHookError ||
-        error instanceof McpRequestError ||
-        error instanceof McpToolRefusedError
-      ) {
+      if (error instanceof SwitchboardError && REFUSALS.has(error.code)) {
         return { text: `The tool ${tool.name} failed: ${error.message}`, isError: true };
       }
       throw error;

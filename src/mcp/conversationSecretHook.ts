@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ConversationSecret } from '../assistant/index.js';
 import type { OutboundCallContext, PreCallHook } from '../extensions/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 
 /** Secrets kept at most, per server, in a warm container. */
@@ -8,9 +9,13 @@ const MAX_CACHED = 1000;
 
 const SecretObject = z.record(z.string(), z.unknown());
 
-/** The per-conversation secret is missing a key, or is not a JSON object. */
-export class ConversationSecretError extends Error {
+/**
+ * The per-conversation secret is missing a key, or is not a JSON object.
+ * Code `CONVERSATION_SECRET_INVALID`.
+ */
+export class ConversationSecretError extends SwitchboardError {
   override readonly name = 'ConversationSecretError';
+  override readonly code = 'CONVERSATION_SECRET_INVALID';
 }
 
 /**

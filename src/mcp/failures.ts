@@ -5,10 +5,10 @@ import {
   isTransientNetworkFailure,
   isTransientStatus,
   networkCodeOf,
+  SwitchboardError,
   safeReason,
 } from '../resilience/index.js';
 import type { McpCallResult } from './client.js';
-import { OAuthTokenError } from './errors.js';
 
 /**
  * What a failed MCP request means for the next step:
@@ -35,7 +35,8 @@ function statusOf(error: unknown): number | undefined {
 
 /** Classifies a failure of a request; `connecting` tells the first request from later ones. */
 export function classifyFailure(error: unknown, connecting = false): Failure {
-  if (error instanceof OAuthTokenError) return error.transient ? 'unavailable' : 'request';
+  // Ours (a token endpoint's failure, say) says itself whether a later try may succeed.
+  if (error instanceof SwitchboardError) return error.transient ? 'unavailable' : 'request';
   const status = statusOf(error);
   if (status !== undefined) return classifyStatus(status, connecting);
   if (error instanceof McpError) {

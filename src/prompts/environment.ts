@@ -1,4 +1,5 @@
 import nunjucks from 'nunjucks';
+import { SwitchboardError } from '../resilience/index.js';
 import { useJinjaSemantics } from './jinjaSemantics.js';
 import { pythonJsonDumps, pythonStr } from './python.js';
 
@@ -44,9 +45,13 @@ function addPythonFilters(env: nunjucks.Environment): void {
   });
 }
 
-/** A template that failed to compile, with its 1-based line and column when nunjucks knows them. */
-export class TemplateSyntaxError extends Error {
+/**
+ * A template that failed to compile, with its 1-based line and column when nunjucks knows them.
+ * Code `TEMPLATE_SYNTAX`.
+ */
+export class TemplateSyntaxError extends SwitchboardError {
   override readonly name = 'TemplateSyntaxError';
+  override readonly code = 'TEMPLATE_SYNTAX';
   constructor(
     message: string,
     readonly line: number,

@@ -5,6 +5,15 @@ export {
   retryWait,
   sleep,
 } from './backoff.js';
+export {
+  codeOf,
+  isTransient,
+  retryAfterOf,
+  SwitchboardError,
+  type SwitchboardErrorOptions,
+  WireError,
+  type WireErrorOptions,
+} from './errors.js';
 export { describeError, type LogFields, type Logger } from './logger.js';
 export { isTransientNetworkFailure, isTransientStatus, networkCodeOf } from './network.js';
 export {

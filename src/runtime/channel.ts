@@ -4,6 +4,8 @@
  * `Channel`: its HTTP routes turn requests into jobs or answers, and its output (if it carries
  * conversations) delivers the bot's replies.
  */
+
+import { WireError } from '../resilience/index.js';
 import type { ConversationStore, JobQueue, OutputChannel, ReplyStore } from './ports.js';
 
 /**
@@ -28,16 +30,20 @@ export interface HttpResponse {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** A request refused with a status and a reason the caller can act on. */
-export class HttpError extends Error {
+/**
+ * A request refused with a status and a reason the caller can act on.
+ * Code `HTTP_REQUEST_REFUSED`.
+ */
+export class HttpError extends WireError {
   override readonly name = 'HttpError';
+  override readonly code = 'HTTP_REQUEST_REFUSED';
   constructor(
-    readonly status: number,
+    override readonly status: number,
     reason: string,
     readonly headers: Readonly<Record<string, string>> = {},
     options?: { cause?: unknown },
   ) {
-    super(reason, options);
+    super(reason, { ...options, status });
   }
 }
 

@@ -6,14 +6,15 @@
  * under per-attempt keys, so a losing concurrent attempt never overwrites the winner's.
  */
 import { randomUUID } from 'node:crypto';
-import { type ConversationState, TurnUnavailableError } from '../dialogue/index.js';
+import type { ConversationState } from '../dialogue/index.js';
+import { isTransient, retryAfterOf } from '../resilience/index.js';
 import { type CallScope, type JobRun, runAgentStep } from './agentSteps.js';
 import { deliverOutbox } from './delivery.js';
 import { DurableAgentPort } from './durableAgents.js';
 import { callDeadline } from './jobBudget.js';
 import { type Job, RECENT_JOBS } from './jobs.js';
 import type { Outbox } from './outbox.js';
-import { type AgentRunRecord, ConcurrentUpdateError, type ConversationHead } from './ports.js';
+import { type AgentRunRecord, type ConversationHead, isLostRace } from './ports.js';
 import { MAX_RETRIES, retryDelay } from './retryPolicy.js';
 import { loadRunState, parseRunnerData, RunRecordError } from './runRecords.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
@@ -113,7 +114,7 @@ export async function processJobRetryingRaces(
     try {
       return await processJob(job, deps, signal, options);
     } catch (error) {
-      if (!(error instanceof ConcurrentUpdateError) || attempt >= attempts) throw error;
+      if (!isLostRace(error) || attempt >= attempts) throw error;
     }
   }
 }
@@ -169,8 +170,10 @@ async function runUserMessage(
     );
     return { channel: job.channel, agents, result, records: [], jobs: [] };
   } catch (error) {
-    if (!(error instanceof TurnUnavailableError) || calls.signal.aborted) throw error;
-    const delayMs = retryDelay(attempt + 1, deps.ports.random, error.retryAfterMs) ?? 0;
+    const delayMs = isTransient(error)
+      ? retryDelay(attempt + 1, deps.ports.random, retryAfterOf(error))
+      : undefined;
+    if (delayMs === undefined || calls.signal.aborted) throw error;
     const retry: Job = {
       ...job,
       id: `${job.turn_id}~retry${attempt + 1}`,

@@ -6,6 +6,7 @@
  * now and refused over `MAX_BODY_BYTES`. An `HttpError` becomes its status and `{"error": reason}`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { SwitchboardError } from '../resilience/index.js';
 import {
   type Channel,
   HttpError,
@@ -32,9 +33,13 @@ export interface HttpApi {
   handle(request: HttpRequest): Promise<HttpResponse>;
 }
 
-/** The configured API token is empty or whitespace: authenticated routes cannot be served. */
-export class BlankTokenError extends Error {
+/**
+ * The configured API token is empty or whitespace: authenticated routes cannot be served.
+ * Code `API_TOKEN_BLANK`.
+ */
+export class BlankTokenError extends SwitchboardError {
   override readonly name = 'BlankTokenError';
+  override readonly code = 'API_TOKEN_BLANK';
   constructor() {
     super('the API token is configured but blank');
   }

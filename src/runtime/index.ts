@@ -60,7 +60,7 @@ export type {
   SecretStore,
   TextPreview,
 } from './ports.js';
-export { ConcurrentUpdateError } from './ports.js';
+export { ConcurrentUpdateError, isLostRace } from './ports.js';
 export { recoverPendingWork } from './recovery.js';
 export { BASE_DELAY_MS, JITTER, MAX_RETRIES, retryDelay } from './retryPolicy.js';
 export { loadRunState, RUN_RECORD_VERSION, RunRecordError, RunState } from './runRecords.js';

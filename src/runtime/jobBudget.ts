@@ -3,6 +3,7 @@
  * agents) against an earlier one, so that a slow peer ends in a result the job can still commit
  * (a retry later, an error the flow answers) instead of a job that dies and is delivered again.
  */
+import { SwitchboardError } from '../resilience/index.js';
 
 /**
  * What a worker gives one job by default: a Lambda worker's 60 s timeout less the 5 s it keeps
@@ -54,10 +55,14 @@ export function jobScope(budgetMs: number, now: number, parent?: AbortSignal): J
   };
 }
 
-/** A job ran out of its budget. */
-export class JobDeadlineError extends Error {
+/**
+ * A job ran out of its budget.
+ * Code `JOB_DEADLINE_EXCEEDED`, transient: the job runs again with a new budget.
+ */
+export class JobDeadlineError extends SwitchboardError {
   override readonly name = 'JobDeadlineError';
+  override readonly code = 'JOB_DEADLINE_EXCEEDED';
   constructor(readonly budgetMs: number) {
-    super(`the job ran out of its ${budgetMs} ms budget`);
+    super(`the job ran out of its ${budgetMs} ms budget`, { transient: true });
   }
 }

@@ -1,9 +1,14 @@
+import { SwitchboardError } from '../resilience/index.js';
 import type { Channel } from './channel.js';
 import type { OutputChannel, ReplyBatch, TextPreview } from './ports.js';
 
-/** A conversation's messages went to a channel this deployment does not have. */
-export class UnknownChannelError extends Error {
+/**
+ * A conversation's messages went to a channel this deployment does not have.
+ * Code `CHANNEL_UNKNOWN`.
+ */
+export class UnknownChannelError extends SwitchboardError {
   override readonly name = 'UnknownChannelError';
+  override readonly code = 'CHANNEL_UNKNOWN';
   constructor(
     readonly channel: string,
     known: readonly string[],

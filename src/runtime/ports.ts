@@ -1,4 +1,5 @@
 import type { ConversationState } from '../dialogue/index.js';
+import { codeOf, SwitchboardError } from '../resilience/index.js';
 import type { Job } from './jobs.js';
 import type { OutboundMessage, Outbox, SequencedEvent } from './outbox.js';
 
@@ -77,19 +78,28 @@ export interface EventPage {
   readonly more: boolean;
 }
 
-/** Another job committed first; the job must run again on the new state. */
-export class ConcurrentUpdateError extends Error {
+/**
+ * Another job committed first; the job must run again on the new state.
+ * Code `CONCURRENT_UPDATE`, transient: the job runs again on the new version.
+ */
+export class ConcurrentUpdateError extends SwitchboardError {
   override readonly name = 'ConcurrentUpdateError';
+  override readonly code = 'CONCURRENT_UPDATE';
   constructor(
     readonly conversationId: string,
     readonly expectedVersion: number,
     options?: { cause?: unknown },
   ) {
-    super(
-      `conversation ${conversationId} changed after version ${expectedVersion} was read`,
-      options,
-    );
+    super(`conversation ${conversationId} changed after version ${expectedVersion} was read`, {
+      ...options,
+      transient: true,
+    });
   }
+}
+
+/** Whether a job failed only because another job of its conversation committed first. */
+export function isLostRace(error: unknown): boolean {
+  return codeOf(error) === 'CONCURRENT_UPDATE';
 }
 
 /** Queues jobs: in order per conversation, each once, later ones after their `not_before`. */

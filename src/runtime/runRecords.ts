@@ -4,6 +4,7 @@
  * here; the runner's own part is parsed with the schema its `AgentRunner` declares.
  */
 import { z } from 'zod';
+import { SwitchboardError } from '../resilience/index.js';
 import type { AgentRunner } from './agentRunner.js';
 import type { AgentRunRecord, ConversationStore } from './ports.js';
 
@@ -37,9 +38,13 @@ export const RunState = z.object({
 });
 export type RunState = z.infer<typeof RunState>;
 
-/** A run record that this build cannot read: an unknown version, or data of the wrong shape. */
-export class RunRecordError extends Error {
+/**
+ * A run record that this build cannot read: an unknown version, or data of the wrong shape.
+ * Code `RUN_RECORD_UNREADABLE`.
+ */
+export class RunRecordError extends SwitchboardError {
   override readonly name = 'RunRecordError';
+  override readonly code = 'RUN_RECORD_UNREADABLE';
   constructor(
     readonly runId: string,
     reason: string,

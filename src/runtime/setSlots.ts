@@ -4,14 +4,19 @@ import {
   coerceSlotValue,
   type DialogueEvent,
 } from '../dialogue/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import type { JobRun } from './agentSteps.js';
 import { DurableAgentPort } from './durableAgents.js';
 import type { Job } from './jobs.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 
-/** A `set_slots` job names a slot the domain lacks, or a value its slot cannot take. */
-export class SlotValueError extends Error {
+/**
+ * A `set_slots` job names a slot the domain lacks, or a value its slot cannot take.
+ * Code `SLOT_VALUE_INVALID`.
+ */
+export class SlotValueError extends SwitchboardError {
   override readonly name = 'SlotValueError';
+  override readonly code = 'SLOT_VALUE_INVALID';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describeError, type Logger } from '../resilience/index.js';
+import { describeError, type Logger, sleep } from '../resilience/index.js';
 import { JOB_BUDGET_MS, type JobScope, jobScope } from './jobBudget.js';
 import type { Job } from './jobs.js';
 
@@ -65,7 +65,7 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
       } catch (error) {
         if (signal.aborted) break;
         logger.error('receiving jobs failed', { error: describeError(error) });
-        await pause(1000, signal);
+        await sleep(1000, signal).catch(() => undefined);
         continue;
       }
       for (const item of received) pool.start(item);
@@ -163,16 +163,4 @@ class SlotPool {
       scope.dispose();
     }
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

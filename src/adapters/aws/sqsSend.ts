@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { SwitchboardError } from '../../resilience/index.js';
 import type { Job } from '../../runtime/jobs.js';
 
 /** SQS delays a message at most 15 minutes; longer waits pass through the delay queue again. */
 export const MAX_DELAY_SECONDS = 900;
 const BATCH_SIZE = 10;
 
-/** SQS refused some jobs; those listed were not queued. */
-export class JobEnqueueError extends Error {
+/** SQS refused some jobs; those listed were not queued. Code `JOB_ENQUEUE_REFUSED`. */
+export class JobEnqueueError extends SwitchboardError {
   override readonly name = 'JobEnqueueError';
+  override readonly code = 'JOB_ENQUEUE_REFUSED';
   constructor(
     readonly queueUrl: string,
     readonly failures: readonly { jobId: string; code: string; message: string }[],

@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { SwitchboardError } from '../../resilience/index.js';
 
-/** A stored item could not be read back: corrupt, or written by an incompatible version. */
-export class StoredDataError extends Error {
+/**
+ * A stored item could not be read back: corrupt, or written by an incompatible version.
+ * Code `STORED_DATA_INVALID`.
+ */
+export class StoredDataError extends SwitchboardError {
   override readonly name = 'StoredDataError';
+  override readonly code = 'STORED_DATA_INVALID';
   constructor(
     readonly conversationId: string,
     readonly sortKey: string,

@@ -5,6 +5,7 @@ import {
   ResourceInUseException,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
+import { sleep } from '../../resilience/index.js';
 
 const WAIT_LIMIT_MS = 30_000;
 
@@ -34,7 +35,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   const deadline = Date.now() + WAIT_LIMIT_MS;
   while ((await tableStatus(client, tableName)) !== 'ACTIVE') {
     if (Date.now() > deadline) throw new Error(`table ${tableName} did not become active`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 

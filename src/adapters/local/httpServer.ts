@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../../resilience/index.js';
+import { type Logger, SwitchboardError, within } from '../../resilience/index.js';
 import { bodyTooLarge, type HttpApi, MAX_BODY_BYTES } from '../../runtime/index.js';
 
 /** The HTTP API served by `node:http` on loopback. */
@@ -44,14 +44,9 @@ export async function serveHttp(
       draining = true;
       server.close();
       server.closeIdleConnections();
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), graceMs);
-      });
-      const answered = Promise.allSettled([...inFlight]).then(() => true as const);
-      const result = await Promise.race([answered, grace]);
-      clearTimeout(timer);
-      return result;
+      const answered = Promise.allSettled([...inFlight]).then(() => true);
+      // Only the grace period ends the wait with a rejection: then some are still in progress.
+      return within(answered, { deadline: Date.now() + graceMs }).catch(() => false);
     },
     close: async () => {
       draining = true;
@@ -66,9 +61,10 @@ export async function serveHttp(
 const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 5000;
 
-/** The client closed its connection before its request was read or answered. */
-class ClientGoneError extends Error {
+/** The client closed its connection before its request was read or answered. Code `CLIENT_GONE`. */
+class ClientGoneError extends SwitchboardError {
   override readonly name = 'ClientGoneError';
+  override readonly code = 'CLIENT_GONE';
   constructor(options?: { cause?: unknown }) {
     super('the client closed the connection', options);
   }

@@ -1,10 +1,15 @@
 import peggy from 'peggy';
+import { SwitchboardError } from '../../resilience/index.js';
 import type { Condition } from './ast.js';
 import { CONDITION_GRAMMAR } from './grammar.js';
 
-/** A condition that does not parse; `offset` is 0-based into the condition text. */
-export class ConditionSyntaxError extends Error {
+/**
+ * A condition that does not parse; `offset` is 0-based into the condition text.
+ * Code `CONDITION_SYNTAX`.
+ */
+export class ConditionSyntaxError extends SwitchboardError {
   override readonly name = 'ConditionSyntaxError';
+  override readonly code = 'CONDITION_SYNTAX';
   constructor(
     message: string,
     readonly text: string,

@@ -1,4 +1,5 @@
 import { renderTemplate } from '../../prompts/environment.js';
+import { isTransient, retryAfterOf, SwitchboardError } from '../../resilience/index.js';
 import type { Command } from '../commands/command.js';
 import { parseDeterministicMessage } from '../commands/deterministic.js';
 import { parseCommandDsl } from '../commands/parseDsl.js';
@@ -8,18 +9,20 @@ import { modelMayFill } from '../slotMappings.js';
 import type { ConversationState } from '../state.js';
 import { promptVariables } from './variables.js';
 
-/** The model behind the command generator failed; the turn answers with the error pattern. */
-export class CommandGenerationError extends Error {
+/**
+ * The model behind the command generator failed; the turn answers with the error pattern.
+ * Code `COMMAND_GENERATION_FAILED`, transient when the model's error is.
+ */
+export class CommandGenerationError extends SwitchboardError {
   override readonly name = 'CommandGenerationError';
-  /** A later try may succeed: the model's error said so (`transient: true`). */
-  readonly transient: boolean;
-  readonly retryAfterMs: number | undefined;
-
+  override readonly code = 'COMMAND_GENERATION_FAILED';
+  /** Transient, and waiting what it asks, as the model's error (its `cause`) is and does. */
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, options);
-    const cause = options.cause as { transient?: unknown; retryAfterMs?: unknown } | undefined;
-    this.transient = cause?.transient === true;
-    this.retryAfterMs = typeof cause?.retryAfterMs === 'number' ? cause.retryAfterMs : undefined;
+    super(message, {
+      ...options,
+      transient: isTransient(options.cause),
+      retryAfterMs: retryAfterOf(options.cause),
+    });
   }
 }
 
