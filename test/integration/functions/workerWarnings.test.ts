@@ -1,40 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateAssistantBundle } from '../../../src/build/index.js';
+import { logger } from '../../../functions/shared/observability.js';
 import { BASE_PROJECT, writeProject } from '../../helpers/project.js';
-import { tempDir } from '../../helpers/tempDirs.js';
 import { type FunctionsHarness, startFunctionsHarness } from './harness.js';
-
-// The worker imports its assistant through the esbuild alias; here it is this test's bundle.
-const bundle = vi.hoisted(() => ({ registryFile: '' }));
-vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
 
 describe("the worker function's cold start", () => {
   let harness: FunctionsHarness | undefined;
+  const warn = vi.spyOn(logger, 'warn');
 
   beforeAll(async () => {
-    const dir = await writeProject({
-      ...BASE_PROJECT,
-      'sub_agents/helper/config.yml': undefined,
-      'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}privacy:
+    harness = await startFunctionsHarness();
+    await harness.worker(
+      await writeProject({
+        ...BASE_PROJECT,
+        'sub_agents/helper/config.yml': undefined,
+        'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}privacy:
   rules:
     - slot: name
       anonymization:
         type: mask
 `,
-    });
-    const out = await tempDir('switchboard-bundle-');
-    bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
-    harness = await startFunctionsHarness();
+      }),
+    );
   });
 
   afterAll(async () => {
     await harness?.close();
   });
 
-  it('logs a warning that the privacy rules mask nothing', async () => {
-    const { logger } = await import('../../../functions/shared/observability.js');
-    const warn = vi.spyOn(logger, 'warn');
-    await import('../../../functions/worker.js');
+  it('logs a warning that the privacy rules mask nothing', () => {
     expect(warn.mock.calls.map((call) => call[0])).toContainEqual(
       expect.stringMatching(
         /^endpoints\.yml:10:1: privacy: Switchboard does not mask or delete PII/,
