@@ -3,6 +3,7 @@ import type { ResponseVariation, SlotDefinition } from './schemas/domain.js';
 import type {
   A2AServerConfig,
   ActionEndpointConfig,
+  KnowledgeSource,
   McpServerConfig,
   ModelGroup,
   NlgConfig,
@@ -97,6 +98,8 @@ export interface Assistant {
   readonly domainActionsSendingDomain?: readonly string[];
   /** A Rasa action server (`url`) or Rasa's in-process Python module, as endpoints.yml says. */
   readonly actionEndpoint?: ActionEndpointConfig;
+  /** What answers `action_trigger_search`: endpoints.yml's `vector_store` of type mcp or agent. */
+  readonly knowledge?: KnowledgeSource;
   /** Every TypeScript extension the project names (`module`, `pre_call_hook`), by dotted path. */
   readonly extensions: Readonly<Record<string, ModuleLocation>>;
   /**

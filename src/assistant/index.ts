@@ -58,9 +58,12 @@ export {
 export {
   A2AServerConfig,
   ActionEndpointConfig,
+  AgentVectorStore,
   ConversationSecret,
   EndpointsFile,
+  type KnowledgeSource,
   McpServerConfig,
+  McpVectorStore,
   MetaMap,
   ModelGroup,
   NLG_KEYS,
@@ -68,6 +71,7 @@ export {
   NlgConfig,
   PYTHON_CLASS,
   REPHRASE_NLG,
+  VectorStoreConfig,
 } from './schemas/endpoints.js';
 export type {
   ActionStep,

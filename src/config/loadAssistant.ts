@@ -30,6 +30,7 @@ import { readCustomActions } from './rules/customActions.js';
 import { checkDomain } from './rules/domainRules.js';
 import { checkEndpoints } from './rules/endpointRules.js';
 import { checkFlows } from './rules/flowRules.js';
+import { checkKnowledge } from './rules/knowledgeRules.js';
 import { checkNlg, checkRephraseMetadata } from './rules/nlgRules.js';
 import { checkModelGroup, readPromptTemplate } from './rules/references.js';
 
@@ -74,8 +75,9 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
   checkDomain(ctx, index);
   notePythonActions(ctx, index, checkFlows(ctx, index));
   checkRephraseMetadata(ctx, index);
-  const [, resources, commandTemplate, rephraser] = await Promise.all([
+  const [, , resources, commandTemplate, rephraser] = await Promise.all([
     checkEndpoints(ctx, index, extensions),
+    checkKnowledge(ctx, files, index),
     checkAgents(ctx, index, extensions),
     checkCommandGenerator(ctx, files),
     checkNlg(ctx, files),
@@ -164,6 +166,8 @@ function buildAssistant(
 
   const a2aServer = files.endpoints?.value.a2a_server;
   const actionEndpoint = files.endpoints?.value.action_endpoint;
+  const store = files.endpoints?.value.vector_store;
+  const knowledge = store && store.type !== 'rasa' ? store : undefined;
   return {
     projectDir,
     commandGenerator,
@@ -171,6 +175,7 @@ function buildAssistant(
     modelGroups: Object.fromEntries([...index.modelGroups].map(([id, g]) => [id, g.value])),
     ...(a2aServer ? { a2aServer } : {}),
     ...(actionEndpoint ? { actionEndpoint } : {}),
+    ...(knowledge ? { knowledge } : {}),
     ...(rephraser ? { rephraser } : {}),
     slots: Object.fromEntries([...index.slots].map(([name, s]) => [name, s.value])),
     responses: Object.fromEntries([...index.responses].map(([name, r]) => [name, r.value])),

@@ -70,10 +70,6 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
       'not used: Switchboard reads credentials from AWS Secrets Manager when deployed and from the environment or .env locally, never from Vault',
     ),
     because(
-      'vector_store',
-      'enterprise search is not supported: pattern_search and action_trigger_search answer with utter_no_knowledge_base',
-    ),
-    because(
       'nlu',
       'not used: Switchboard runs no NLU model; the command generator reads every message',
     ),

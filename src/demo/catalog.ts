@@ -85,6 +85,35 @@ export const FREE_SLOTS: readonly string[] = [
   'Thursday 16:00',
 ];
 
+/** The dealership's questions and answers, searched by the catalog's `search_faq` tool. */
+export const FAQ: readonly { readonly keywords: readonly string[]; readonly answer: string }[] = [
+  {
+    keywords: ['warranty', 'guarantee'],
+    answer:
+      'Every new car comes with a three-year warranty, and the batteries of electric cars with eight years.',
+  },
+  {
+    keywords: ['open', 'opening', 'hours'],
+    answer: 'Our dealers are open Monday to Friday from 9:00 to 18:00 and on Saturday until 14:00.',
+  },
+  {
+    keywords: ['trade', 'part-exchange', 'old car'],
+    answer: 'Yes, we take your old car in part-exchange; the dealer values it at the test drive.',
+  },
+];
+
+/** The answers whose keywords the question mentions, best first. */
+export function searchFaq(question: string): string[] {
+  const words = question.toLowerCase();
+  return FAQ.map((entry) => ({
+    entry,
+    hits: entry.keywords.filter((k) => words.includes(k)).length,
+  }))
+    .filter(({ hits }) => hits > 0)
+    .sort((a, b) => b.hits - a.hits)
+    .map(({ entry }) => entry.answer);
+}
+
 /** The demo lender's yearly interest rate. */
 export const ANNUAL_RATE = 0.059;
 

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_META } from '../mcp/index.js';
-import { ANNUAL_RATE, CARS, DEALERS, FREE_SLOTS, monthlyPayment } from './catalog.js';
+import { ANNUAL_RATE, CARS, DEALERS, FREE_SLOTS, monthlyPayment, searchFaq } from './catalog.js';
 import { answer, type McpHost, readBody, startMcpHost } from './mcpHost.js';
 
 /** What a demo server needs to know: where to listen and the credential values to accept. */
@@ -77,6 +77,19 @@ function catalogServer(): McpServer {
       }
       return json(car);
     },
+  );
+  // The assistant's knowledge base: endpoints.yml's vector_store names this tool.
+  server.registerTool(
+    'search_faq',
+    {
+      description: "Answers from the dealership's questions and answers; empty when none fits.",
+      inputSchema: { query: z.string() },
+    },
+    async ({ query }) => ({
+      content: searchFaq(query)
+        .slice(0, 1)
+        .map((text) => ({ type: 'text' as const, text })),
+    }),
   );
   return server;
 }

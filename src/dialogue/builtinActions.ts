@@ -10,6 +10,7 @@ import {
   updatePatternData,
 } from './frameLifecycle.js';
 import type { FlowFrame, Frame, StepFrame } from './frames.js';
+import { triggerSearch } from './knowledgeSearch.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { resumeFrames, resumeInterrupted } from './resume.js';
 import { activityOf, agentOf } from './stackQueries.js';
@@ -21,7 +22,11 @@ import { utter, utterOptions } from './utter.js';
  * actions of the same names behave. Those that only make sense with Rasa's NLU, voice channels
  * or policies Switchboard does not have do nothing.
  */
-export function runBuiltinAction(ctx: TurnContext, frame: StepFrame, name: string): StepOutcome {
+export function runBuiltinAction(
+  ctx: TurnContext,
+  frame: StepFrame,
+  name: string,
+): StepOutcome | Promise<StepOutcome> {
   const data = patternData(ctx, frame);
   switch (name) {
     case 'action_continue_interrupted_flow':
@@ -60,9 +65,7 @@ export function runBuiltinAction(ctx: TurnContext, frame: StepFrame, name: strin
       }
       return 'advance';
     case 'action_trigger_search':
-      // Enterprise search is not available: say so, as pattern_search does by default.
-      utter(ctx.model, ctx.turn, 'utter_no_knowledge_base', utterOptions(ctx, data));
-      return 'advance';
+      return triggerSearch(ctx, frame);
     case 'action_trigger_chitchat':
       // No model answers free chat here: as Rasa without its intentless policy.
       startPattern(ctx, PATTERN.cannotHandle, { reason: 'cannot_handle_chitchat' });

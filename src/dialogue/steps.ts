@@ -1,9 +1,10 @@
 import type { CallStep, CollectStep } from '../assistant/index.js';
+import { startAgent } from './agentCall.js';
 import { askForSlot, checkAnswer } from './collect.js';
 import type { TurnContext } from './context.js';
 import type { CompiledStep } from './flowGraph.js';
 import { resetFlowSlots, startFlow } from './frameLifecycle.js';
-import type { AgentFrame, StepFrame } from './frames.js';
+import type { StepFrame } from './frames.js';
 import { callMcpTool } from './mcpCall.js';
 import type { StepOutcome } from './stepOutcome.js';
 import { runActionStep } from './stepTemplates.js';
@@ -75,19 +76,7 @@ async function call(ctx: TurnContext, frame: StepFrame, step: CallStep): Promise
     startFlow(ctx, step.call, 'call');
     return 'yield';
   }
-  const agentFrame: AgentFrame = {
-    type: 'agent',
-    frame_id: ctx.turn.newFrameId(),
-    agent_id: agent.name,
-    flow_id: frame.flow_id,
-    step_id: frame.step_id,
-    status: 'running',
-    invocation: 'start',
-    ...(step.exit_if ? { exit_if: [...step.exit_if] } : {}),
-  };
-  ctx.turn.push(agentFrame);
-  ctx.turn.emit({ event: 'agent_started', agent_id: agent.name, flow_id: frame.flow_id });
-  return 'yield';
+  return startAgent(ctx, frame, agent, step.exit_if);
 }
 
 function unknownKind(step: never): never {

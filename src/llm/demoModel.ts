@@ -23,6 +23,10 @@ const INTENTS: readonly Intent[] = [
   { pattern: /\b(buy|order|purchase)\b/i, command: 'start flow buy_car' },
   { pattern: /\b(human|person|someone real)\b/i, command: 'hand over' },
   { pattern: /\b(again|repeat)\b/i, command: 'repeat message' },
+  {
+    pattern: /\b(warranty|guarantee|opening hours|open on|part-exchange|trade in)\b/i,
+    command: 'provide info',
+  },
   { pattern: /^\s*(hi|hello|hey|thanks|thank you)\b/i, command: 'offtopic reply' },
 ];
 

@@ -218,6 +218,13 @@ describe('switchboard run --demo-peers (npm start)', () => {
       ).json()) as { slots: Record<string, unknown> };
       expect(tracker.slots).toMatchObject({ monthly_payment: 585.98, budget: null });
 
+      // Knowledge questions are answered by the catalog's search tool (endpoints.yml vector_store).
+      expect(
+        (await say(app.url, 'e2e-faq', 'What warranty do you give?')).map((m) => m.text),
+      ).toEqual([
+        'Every new car comes with a three-year warranty, and the batteries of electric cars with eight years.',
+      ]);
+
       // The research agent (general-purpose) and the test-drive agent (task-specific) use them too.
       const agent = async (message: string) =>
         (await say(app.url, 'e2e-agents', message)).map((m) => m.text);

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeActionServer } from '../helpers/fakeActionServer.js';
 import { REPO_ROOT } from '../helpers/localProcess.js';
 import { tempDir } from '../helpers/tempDirs.js';
+import { RIME_ACTIONS } from './rasaProjects/rasa-rime-voice-demo.actions.js';
 
 const run = promisify(execFile);
 
@@ -55,5 +57,29 @@ describe('rasa-calm-hybrid-demo', () => {
     const { code, stdout } = await switchboardTest('rasa-calm-hybrid-demo', [cases]);
     expect(stdout.trim().split('\n').at(-1), stdout).toBe('4 passed, 0 failed');
     expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe('rasa-rime-voice-demo', () => {
+  let actions: FakeActionServer;
+
+  // Its endpoints.yml calls the action server `rasa run actions` serves, on port 5055.
+  beforeAll(async () => {
+    actions = await FakeActionServer.start(RIME_ACTIONS, 5055);
+  });
+
+  afterAll(async () => {
+    await actions?.close();
+  });
+
+  it('passes the e2e suite it ships, its Python actions answered by an action server', async () => {
+    const { code, stdout } = await switchboardTest('rasa-rime-voice-demo', ['tests']);
+    expect(stdout.trim().split('\n').at(-1), stdout).toBe('3 passed, 0 failed');
+    expect(code).toBe(0);
+    expect(actions.calls.map((call) => call.action)).toEqual([
+      'action_get_account_balance',
+      'action_process_transfer',
+      'action_block_card',
+    ]);
   }, 60_000);
 });

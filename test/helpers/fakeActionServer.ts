@@ -44,7 +44,8 @@ export class FakeActionServer {
     readonly url: string,
   ) {}
 
-  static async start(actions: Readonly<Record<string, ActionHandler>> = {}) {
+  /** Starts on an ephemeral loopback port, or on `port` where a project names its server's. */
+  static async start(actions: Readonly<Record<string, ActionHandler>> = {}, port = 0) {
     let self: FakeActionServer | undefined;
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
@@ -70,9 +71,12 @@ export class FakeActionServer {
         );
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    self = new FakeActionServer(server, `http://127.0.0.1:${port}/webhook`);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    const address = server.address() as { port: number };
+    self = new FakeActionServer(server, `http://127.0.0.1:${address.port}/webhook`);
     const sockets = self.sockets;
     server.on('connection', (socket) => {
       sockets.add(socket);

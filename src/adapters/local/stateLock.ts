@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { SwitchboardError } from '../../resilience/index.js';
 
 /** The file in a state folder that names the process using it. */
 export const LOCK_FILE = 'switchboard.lock';
@@ -16,9 +17,10 @@ export interface StateLock {
   release(): Promise<void>;
 }
 
-/** Another process (still running) uses the state folder. */
-export class StateFolderInUseError extends Error {
+/** Another process (still running) uses the state folder. Code `STATE_FOLDER_IN_USE`. */
+export class StateFolderInUseError extends SwitchboardError {
   override readonly name = 'StateFolderInUseError';
+  override readonly code = 'STATE_FOLDER_IN_USE';
   constructor(
     readonly dir: string,
     readonly pid: number,

@@ -147,11 +147,56 @@ export const NLG_KEYS: ReadonlySet<string> = new Set([...Object.keys(nlgShape), 
 export const NlgConfig = z.preprocess(normalizeNlg, strictObject(nlgShape));
 export type NlgConfig = z.infer<typeof NlgConfig>;
 
+/**
+ * Switchboard's own knowledge source for `action_trigger_search`: a search tool of one of the
+ * project's MCP servers, called with the user's question.
+ */
+export const McpVectorStore = strictObject({
+  type: z.literal('mcp'),
+  /** An MCP server of `mcp_servers`. */
+  server: NonEmptyString,
+  tool: NonEmptyString,
+  /** The argument that carries the question. */
+  query_param: NonEmptyString.default('query'),
+  /** Further arguments sent with every search, such as a collection or a result count. */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+export type McpVectorStore = z.infer<typeof McpVectorStore>;
+
+/** A sub agent that answers the knowledge question itself. */
+export const AgentVectorStore = strictObject({
+  type: z.literal('agent'),
+  agent: NonEmptyString,
+});
+export type AgentVectorStore = z.infer<typeof AgentVectorStore>;
+
+/** One of Rasa's own vector stores (Qdrant, Milvus, a Python class): read by Rasa only. */
+const RasaVectorStore = z.object({ type: z.literal('rasa'), rasa_type: z.string() });
+
+/** Kept apart from Switchboard's kinds, whose keys are checked; Rasa's are not read. */
+function normalizeVectorStore(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const type = (value as Record<string, unknown>).type;
+  if (type === 'mcp' || type === 'agent') return value;
+  return { type: 'rasa', rasa_type: typeof type === 'string' ? type : 'faiss' };
+}
+
+/** `vector_store` in endpoints.yml: what answers `action_trigger_search`. */
+export const VectorStoreConfig = z.preprocess(
+  normalizeVectorStore,
+  z.discriminatedUnion('type', [McpVectorStore, AgentVectorStore, RasaVectorStore]),
+);
+export type VectorStoreConfig = z.infer<typeof VectorStoreConfig>;
+
+/** The vector stores Switchboard searches itself. */
+export type KnowledgeSource = McpVectorStore | AgentVectorStore;
+
 export const EndpointsFile = strictObject({
   action_endpoint: ActionEndpointConfig.optional(),
   mcp_servers: z.array(McpServerConfig).default([]),
   model_groups: z.array(ModelGroup).default([]),
   a2a_server: A2AServerConfig.optional(),
   nlg: NlgConfig.optional(),
+  vector_store: VectorStoreConfig.optional(),
 });
 export type EndpointsFile = z.infer<typeof EndpointsFile>;

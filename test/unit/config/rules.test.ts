@@ -443,7 +443,7 @@ const cases: RuleCase[] = [
       ),
     },
     errors: [
-      'endpoints.yml:6:1: unknown key "mcp_server" at the top level (did you mean "mcp_servers"?); allowed: action_endpoint, mcp_servers, model_groups, a2a_server, nlg',
+      'endpoints.yml:6:1: unknown key "mcp_server" at the top level (did you mean "mcp_servers"?); allowed: action_endpoint, mcp_servers, model_groups, a2a_server, nlg, vector_store',
       `${AGENT}:6:13: connections.mcp_servers[0].name "tools" is not an MCP server in endpoints.yml`,
     ],
   },
