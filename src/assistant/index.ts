@@ -49,6 +49,7 @@ export {
   MappingCondition,
   NLU_MAPPING_TYPES,
   ResponseVariation,
+  SessionConfig,
   SLOT_MAPPING_TYPES,
   SlotDefinition,
   SlotMapping,
@@ -90,3 +91,4 @@ export {
   ReactAgentFile,
   ReactConfiguration,
 } from './schemas/subAgent.js';
+export { DEFAULT_SESSION, type SessionSettings, sessionSettings } from './session.js';
