@@ -1,14 +1,62 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** What a tier's project sets beyond the shared settings. */
+interface TierSettings {
+  readonly include: string[];
+  readonly setupFiles?: string[];
+  readonly isolate?: boolean;
+  readonly testTimeout: number;
+  readonly hookTimeout: number;
+}
+
+/**
+ * The test tiers, each a vitest project with its own time limits (`npm run test:<tier>` runs
+ * one). Unit tests stay in process: their setup file fails a test that listens, connects or
+ * starts a child process. Integration tests reach real peers on loopback and the emulators; e2e
+ * tests start the CLI as a child process; infra tests synthesize the stacks.
+ */
+const TIERS = {
+  unit: {
+    include: ['test/unit/**/*.test.ts'],
+    setupFiles: ['test/unit/setup.ts'],
+    // Unit test files share a worker's loaded modules: importing them again for each file cost
+    // three quarters of the tier's time. So a unit test leaves behind no state another reads.
+    isolate: false,
+    testTimeout: 10_000,
+    hookTimeout: 10_000,
+  },
+  integration: {
+    include: ['test/integration/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+  e2e: {
+    include: ['test/e2e/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+  infra: {
+    include: ['test/infra/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+} satisfies Record<string, TierSettings>;
+
+export type Tier = keyof typeof TIERS;
+
+/** The projects of `tiers`, each on the shared settings below. */
+export function projects(tiers: readonly Tier[]): TestProjectInlineConfiguration[] {
+  return tiers.map((name) => ({ extends: true, test: { name, ...TIERS[name] } }));
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
-    testTimeout: 20_000,
     env: {
       AWS_EC2_METADATA_DISABLED: 'true',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
+    projects: projects(['unit', 'integration', 'e2e', 'infra']),
   },
 });

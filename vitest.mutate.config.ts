@@ -1,14 +1,14 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import base, { projects } from './vitest.config.js';
 
 /**
- * The suites mutation testing runs: unit and integration tests. The e2e and synthesis suites
- * cover entry points rather than the mutated core, and are slow.
+ * The tiers mutation testing runs: unit and integration. The e2e and infra tiers cover entry
+ * points rather than the mutated core, and are slow.
  */
 export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    projects: projects(['unit', 'integration']),
   },
 });

@@ -15,10 +15,10 @@ import {
   startDynalite,
   startFauxqs,
 } from '../src/adapters/local/emulators.js';
-import { startLocalStack } from '../src/adapters/local/localStack.js';
 import { standardChannels } from '../src/channels/index.js';
 import { loadAssistant } from '../src/config/index.js';
 import { type LlmPort, NO_ACTIONS } from '../src/dialogue/index.js';
+import { startLocalStack } from '../src/local/index.js';
 import { createRuntime, type Job, NO_RUNNERS } from '../src/runtime/index.js';
 import { round } from './harness.js';
 

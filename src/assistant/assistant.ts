@@ -102,6 +102,11 @@ export interface Assistant {
   readonly actionEndpoint?: ActionEndpointConfig;
   /** Every TypeScript extension the project names (`module`, `pre_call_hook`), by dotted path. */
   readonly extensions: Readonly<Record<string, ModuleLocation>>;
+  /**
+   * What the project asks for that Switchboard does not do and no one may miss (PII masking),
+   * as `FILE:LINE:COL: message` lines: every start repeats them.
+   */
+  readonly warnings?: readonly string[];
 }
 
 /** A one-line summary of what an assistant holds. */

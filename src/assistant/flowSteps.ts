@@ -46,3 +46,11 @@ export function stepKind(step: FlowStep): StepKind {
 function unknownStep(step: never): never {
   throw new Error(`a step needs one of its kind keys: ${JSON.stringify(step)}`);
 }
+
+/**
+ * Whether a step's action name or condition holds Jinja (`validate_{{context.collect}}`), which
+ * Rasa renders with the frame's context each time the step runs.
+ */
+export function isTemplated(text: string): boolean {
+  return /\{\{|\{%/.test(text);
+}

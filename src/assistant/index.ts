@@ -19,7 +19,7 @@ export type { ConditionScope } from './conditions/evaluate.js';
 export { conditionHolds, evaluateCondition, evaluateOperand } from './conditions/evaluate.js';
 export { ConditionSyntaxError, parseCondition } from './conditions/parse.js';
 export type { KindedStep, StepOfKind } from './flowSteps.js';
-export { END, kindedStep, stepKind } from './flowSteps.js';
+export { END, isTemplated, kindedStep, stepKind } from './flowSteps.js';
 export {
   BUILTIN_ACTIONS,
   BUILTIN_RESPONSES,
@@ -29,6 +29,7 @@ export {
   PATTERN_CONTEXT_KEYS,
   PATTERN_FLOWS,
 } from './patterns/builtins.js';
+export { NATIVE_PATTERN, NATIVE_PATTERN_STEPS } from './patterns/nativePatterns.js';
 export {
   AssistantConfigFile,
   COMMAND_GENERATORS,

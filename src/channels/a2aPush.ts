@@ -16,11 +16,12 @@ import {
   type Job,
   loadRunState,
   RunRecordError,
+  requireContentType,
 } from '../runtime/index.js';
 
 export const A2A_PUSH_CHANNEL = 'a2a_push';
 /** Content types of notifications: 1.0 agents send `application/a2a+json`, 0.3 ones JSON. */
-const JSON_TYPES = /^application\/(a2a\+)?json\b/i;
+const JSON_TYPES = ['application/a2a+json', 'application/json'];
 const RUN_ID = /^run-[0-9a-f]{24}$/;
 
 export interface A2APushOptions {
@@ -46,10 +47,7 @@ export function a2aPushChannel(context: ChannelContext, options: A2APushOptions)
           if (!isPushToken(await options.pushKey(), conversationId, runId, token)) {
             throw new HttpError(401, 'missing or wrong notification token');
           }
-          const type = headerOf(request, 'content-type') ?? '';
-          if (!JSON_TYPES.test(type)) {
-            throw new HttpError(415, 'send application/a2a+json or application/json');
-          }
+          requireContentType(headerOf(request, 'content-type'), JSON_TYPES);
           const body = request.body ?? '';
           const update = readUpdate(body);
           const job = await updateJob(context, conversationId, runId, update, body);

@@ -11,6 +11,7 @@ import {
   MAX_BODY_BYTES,
   type OutboundMessage,
   type RouteRequest,
+  requireContentType,
   SENDER_ID_CHARS,
   senderIdProblem,
 } from '../runtime/index.js';
@@ -57,9 +58,7 @@ export function parseRestWebhook(
   body: string | undefined,
   contentType: string | undefined,
 ): RestWebhookBody {
-  if (contentType !== undefined && !/^application\/json\b/i.test(contentType)) {
-    throw new HttpError(415, 'the body must be JSON (Content-Type: application/json)');
-  }
+  requireContentType(contentType);
   if (body === undefined || body.length === 0) throw new HttpError(400, 'the body is empty');
   if (Buffer.byteLength(body) > REST_LIMITS.bodyBytes) {
     throw new HttpError(413, `the body is larger than ${REST_LIMITS.bodyBytes} bytes`);

@@ -51,6 +51,7 @@ export async function loadProjectFromArgs(
   });
   printIgnored(io, result.ignored);
   for (const note of result.notes) io.err(`note: ${formatDiagnostic(note, io.cwd)}`);
+  for (const warning of result.warnings) io.err(`warning: ${formatDiagnostic(warning, io.cwd)}`);
   if (!result.ok) {
     for (const d of result.errors) io.err(formatDiagnostic(d, io.cwd));
     io.err(`${result.errors.length} error(s); the assistant was not loaded`);

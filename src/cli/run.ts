@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  BlankRestTokenError,
-  type LocalStack,
-  startLocalStack,
-} from '../adapters/local/localStack.js';
 import { summarize } from '../assistant/index.js';
 import { isDirectory, isFile, projectEnvironment, yamlFilesUnder } from '../config/index.js';
 import { type DemoPeers, startDemoPeers } from '../demo/index.js';
+import {
+  BlankRestTokenError,
+  type LocalStack,
+  StateFolderInUseError,
+  startLocalStack,
+} from '../local/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
@@ -81,7 +82,9 @@ export async function runCommand(
     });
   } catch (error) {
     await demo?.close();
-    if (!(error instanceof BlankRestTokenError)) throw error;
+    if (!(error instanceof BlankRestTokenError || error instanceof StateFolderInUseError)) {
+      throw error;
+    }
     io.err(`switchboard run: ${error.message}`);
     return EXIT.invalid;
   }

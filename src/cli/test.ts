@@ -3,7 +3,6 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalSecretStore } from '../adapters/local/localSecretStore.js';
-import { startLocalStack } from '../adapters/local/localStack.js';
 import { type Assistant, summarize } from '../assistant/index.js';
 import {
   type Diagnostic,
@@ -34,6 +33,7 @@ import {
   unscriptedMessages,
 } from '../e2eTests/index.js';
 import { hasModelAccess, modelFactory, type ToolChatPort } from '../llm/index.js';
+import { startLocalStack } from '../local/index.js';
 import { type CliIo, UsageError } from './io.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 

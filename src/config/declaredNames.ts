@@ -23,6 +23,10 @@ export class DeclaredNames {
   readonly agents = new Set<string>();
   readonly servers = new Set<string>();
   readonly modelGroups = new Set<string>();
+  /** Whether endpoints.yml names a Rasa action server (`action_endpoint.url`). */
+  actionServer = false;
+  /** Whether endpoints.yml names Rasa's in-process action module (`action_endpoint.actions_module`). */
+  actionsModule = false;
 
   collect(kind: FileKind, data: unknown): void {
     switch (kind) {
@@ -37,6 +41,9 @@ export class DeclaredNames {
       case 'endpoints':
         addField(this.servers, field(data, 'mcp_servers'), 'name');
         addField(this.modelGroups, field(data, 'model_groups'), 'id');
+        this.actionServer ||= typeof field(field(data, 'action_endpoint'), 'url') === 'string';
+        this.actionsModule ||=
+          typeof field(field(data, 'action_endpoint'), 'actions_module') === 'string';
         return;
       case 'subAgent': {
         const name = field(field(data, 'agent'), 'name');

@@ -18,6 +18,8 @@ export interface IgnoredKey {
   readonly reason?: string;
   /** One of Rasa's NLU keys (NLU data, stories, rules, forms), reported together once. */
   readonly nlu?: boolean;
+  /** Its reason is a warning, repeated on every start, not a note. */
+  readonly warning?: boolean;
 }
 
 /**

@@ -31,6 +31,7 @@ export function stripIgnoredKeys(
           ...source.position(childPath, 'key'),
           ...(rule.reason !== undefined ? { reason: rule.reason } : {}),
           ...(rule.nlu ? { nlu: true } : {}),
+          ...(rule.warning ? { warning: true } : {}),
         });
       } else {
         kept[key] = visit(child, childPath);

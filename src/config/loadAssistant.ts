@@ -13,6 +13,7 @@ import {
 } from '../assistant/index.js';
 import {
   type Diagnostic,
+  formatDiagnostic,
   type IgnoredKey,
   type Note,
   relativeFile,
@@ -49,10 +50,12 @@ export interface LoadOptions {
   readonly requireSecretValues?: boolean;
 }
 
-/** What loading found besides errors: keys that are not used, and notes; sorted. */
+/** What loading found besides errors: keys that are not used, notes and warnings; sorted. */
 interface LoadFindings {
   readonly ignored: readonly IgnoredKey[];
   readonly notes: readonly Note[];
+  /** What the project asks for that Switchboard does not do and no one may miss (privacy). */
+  readonly warnings: readonly Note[];
 }
 
 export type LoadResult =
@@ -89,6 +92,7 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
     rephraser,
     extensions,
     actions: [...actions.keys()],
+    warnings: findings.warnings.map((w) => formatDiagnostic(w, projectDir)),
   });
   return { ok: true, assistant: deepFreeze(assistant), ...findings };
 }
@@ -120,6 +124,7 @@ function buildAssistant(
     readonly rephraser: RephraserSettings | undefined;
     readonly extensions: ReadonlyMap<string, ModuleLocation>;
     readonly actions: readonly string[];
+    readonly warnings: readonly string[];
   },
 ): Assistant {
   const { resources, commandTemplate, rephraser, extensions } = found;
@@ -178,6 +183,7 @@ function buildAssistant(
     domainActions: [...index.domainActions.keys()],
     domainActionsSendingDomain: [...index.domainActionsSendingDomain],
     extensions: Object.fromEntries(extensions),
+    ...(found.warnings.length > 0 ? { warnings: found.warnings } : {}),
   };
 }
 
@@ -188,8 +194,10 @@ function buildAssistant(
 function loadFindings(ctx: LoadContext): LoadFindings {
   const ignored = dedupe(ctx.ignored, (key) => `${key.file}\0${key.key}`);
   const notes = [...ctx.notes];
+  const warnings: Note[] = [];
   for (const key of ignored) {
-    if (key.reason !== undefined) notes.push({ ...key, message: `${key.key}: ${key.reason}` });
+    if (key.reason === undefined) continue;
+    (key.warning ? warnings : notes).push({ ...key, message: `${key.key}: ${key.reason}` });
   }
   const nlu = sortDiagnostics(ignored.filter((key) => key.nlu));
   const first = nlu[0];
@@ -212,6 +220,7 @@ function loadFindings(ctx: LoadContext): LoadFindings {
   return {
     ignored: sortDiagnostics(ignored.filter((key) => key.reason === undefined && !key.nlu)),
     notes: sortDiagnostics(dedupe(notes, (note) => `${note.file}\0${note.message}`)),
+    warnings: sortDiagnostics(warnings),
   };
 }
 

@@ -16,6 +16,11 @@ export interface IgnoredKeyRule {
   readonly silent?: boolean;
   /** Applies only where the object holding the key has this key too. */
   readonly besides?: string;
+  /**
+   * The key asks for something Switchboard does not do and users must not miss (privacy): its
+   * reason is a warning, repeated on every start, not a note.
+   */
+  readonly warning?: boolean;
 }
 
 const plain = (...list: string[]): IgnoredKeyRule[] => list.map((p) => ({ pattern: pattern(p) }));
@@ -23,6 +28,11 @@ const because = (p: string, reason: string): IgnoredKeyRule => ({ pattern: patte
 const nlu = (...list: string[]): IgnoredKeyRule[] =>
   list.map((p) => ({ pattern: pattern(p), nlu: true }));
 const silent = (p: string): IgnoredKeyRule => ({ pattern: pattern(p), silent: true });
+const warning = (p: string, reason: string): IgnoredKeyRule => ({
+  pattern: pattern(p),
+  reason,
+  warning: true,
+});
 
 const STORES =
   'Switchboard keeps conversations in DynamoDB and orders their work through SQS, on AWS and locally';
@@ -50,9 +60,15 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     because('tracker_store', `not used: ${STORES}`),
     because('lock_store', `not used: ${STORES}`),
     because('event_broker', `not used: ${STORES}; the tracker route gives each event`),
+    because('timer_store', `not used: ${STORES}; delayed work waits on Switchboard's own queue`),
     because('tracing', 'not used: the deployed functions trace with AWS X-Ray'),
     because('metrics', 'not used: the deployed functions report to CloudWatch'),
     because('models', 'not used: a deployment ships its project; no model server is read'),
+    because('model', 'not used: a deployment ships its project; no model server is read'),
+    because(
+      'secrets_manager',
+      'not used: Switchboard reads credentials from AWS Secrets Manager when deployed and from the environment or .env locally, never from Vault',
+    ),
     because(
       'vector_store',
       'enterprise search is not supported: pattern_search and action_trigger_search answer with utter_no_knowledge_base',
@@ -60,6 +76,14 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     because(
       'nlu',
       'not used: Switchboard runs no NLU model; the command generator reads every message',
+    ),
+    because(
+      'interaction_handling',
+      'not used: no channel of Switchboard times out on silence, so pattern_user_silence runs only when a channel sends /silence_timeout',
+    ),
+    warning(
+      'privacy',
+      'Switchboard does not mask or delete PII: the anonymization rules and the deletion and anonymization schedules are not applied, so slot values and messages are stored, shown by the tracker route and sent to models as they are',
     ),
     ...plain(
       'nlg.trace_prompt_tokens',

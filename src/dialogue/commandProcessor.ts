@@ -159,6 +159,13 @@ function applicable(ctx: TurnContext, command: Command): Command[] {
       if (flows.length === 1) return [{ command: 'start flow', flow: flows[0] as string }];
       return [{ ...command, flows }];
     }
+    case 'restart agent': {
+      // Rasa names the agent to restart; only the active one can start over here.
+      const named = command.agent;
+      return named === undefined || activeAgent(ctx.turn.stack)?.agent_id === named
+        ? [command]
+        : [];
+    }
     default:
       return [command];
   }

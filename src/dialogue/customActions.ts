@@ -170,11 +170,16 @@ async function runFollowup(
     );
     return 'yield';
   }
-  const known =
+  return isKnownAction(ctx, name) ? runNamedAction(ctx, frame, name, followups) : 'advance';
+}
+
+/** Whether a name is a response, a built-in action or one of the project's actions. */
+export function isKnownAction(ctx: TurnContext, name: string): boolean {
+  return (
     ctx.model.responses[name] !== undefined ||
     BUILTIN_ACTIONS.has(name) ||
-    ctx.ports.actions.has(name);
-  return known ? runNamedAction(ctx, frame, name, followups) : 'advance';
+    ctx.ports.actions.has(name)
+  );
 }
 
 /**

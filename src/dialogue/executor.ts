@@ -1,4 +1,4 @@
-import { conditionHolds, END, PATTERN } from '../assistant/index.js';
+import { END, PATTERN } from '../assistant/index.js';
 import { runAgentFrame } from './agentFrames.js';
 import { joinOptions } from './builtinActions.js';
 import type { TurnContext } from './context.js';
@@ -11,6 +11,7 @@ import { START } from './frames.js';
 import { flowOf } from './stackQueries.js';
 import type { StepOutcome } from './stepOutcome.js';
 import { executeStep, revisitStep } from './steps.js';
+import { stepConditionHolds } from './stepTemplates.js';
 
 /** Steps one turn may run; more means a flow loops without waiting for the user. */
 export const MAX_STEPS_PER_TURN = 500;
@@ -134,13 +135,14 @@ function stepOf(steps: ReadonlyMap<string, CompiledStep>, frame: StepFrame): Com
 
 /**
  * Where a step goes next: the first branch whose condition holds, or the default. Conditions of
- * a pattern read its context (`context.canceled_name`), as they do in Rasa.
+ * a pattern read its context (`context.canceled_name`, or in Jinja `{{context.canceled_name}}`),
+ * as they do in Rasa.
  */
 export function nextTarget(ctx: TurnContext, step: CompiledStep, frame: StepFrame): Target {
   if (step.next.type === 'static') return step.next.target;
   const scope = { slots: ctx.turn.slots, context: patternData(ctx, frame) };
   return (
-    step.next.branches.find((b) => conditionHolds(b.condition, scope))?.target ??
+    step.next.branches.find((b) => stepConditionHolds(ctx, frame, b.condition, scope))?.target ??
     step.next.otherwise
   );
 }

@@ -181,6 +181,11 @@ export interface DialoguePorts {
   readonly random: () => number;
   /** Rephrases flagged responses once a turn settles; without it, responses go as written. */
   readonly rephrase?: RephrasePort;
+  /**
+   * Hears what a turn passed over without failing, as Rasa logs it: a rendered action name that
+   * nothing defines, a rendered condition that does not parse.
+   */
+  readonly warn?: (message: string, fields: Readonly<Record<string, unknown>>) => void;
 }
 
 /** Ports for a project without custom actions. */

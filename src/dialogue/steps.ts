@@ -1,12 +1,12 @@
 import type { CallStep, CollectStep } from '../assistant/index.js';
 import { askForSlot, checkAnswer } from './collect.js';
 import type { TurnContext } from './context.js';
-import { runNamedAction } from './customActions.js';
 import type { CompiledStep } from './flowGraph.js';
 import { resetFlowSlots, startFlow } from './frameLifecycle.js';
 import type { AgentFrame, StepFrame } from './frames.js';
 import { callMcpTool } from './mcpCall.js';
 import type { StepOutcome } from './stepOutcome.js';
+import { runActionStep } from './stepTemplates.js';
 
 /** Runs a step the frame has just reached. */
 export async function executeStep(
@@ -16,7 +16,7 @@ export async function executeStep(
 ): Promise<StepOutcome> {
   switch (compiled.kind) {
     case 'action':
-      return runNamedAction(ctx, frame, compiled.step.action);
+      return runActionStep(ctx, frame, compiled.step.action);
     case 'collect': {
       const { step } = compiled;
       const filled =

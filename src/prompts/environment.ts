@@ -1,4 +1,6 @@
 import nunjucks from 'nunjucks';
+import { useJinjaSemantics } from './jinjaSemantics.js';
+import { pythonJsonDumps, pythonStr } from './python.js';
 
 let shared: nunjucks.Environment | undefined;
 
@@ -9,20 +11,37 @@ let shared: nunjucks.Environment | undefined;
 export function promptEnvironment(): nunjucks.Environment {
   if (shared) return shared;
   nunjucks.installJinjaCompat();
+  useJinjaSemantics();
   const env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
   // addTest exists at run time but is missing from @types/nunjucks.
   (env as unknown as { addTest(name: string, test: (value: unknown) => boolean): void }).addTest(
     'none',
     (value) => value === null || value === undefined,
   );
-  env.addFilter('tojson', (value: unknown) => JSON.stringify(value ?? null));
+  addPythonFilters(env);
   addJinjaUndefinedHandling(env);
   addJinjaFilters(env);
-  env.addFilter('to_json_escaped_string', (value: unknown) =>
-    JSON.stringify(String(value ?? '')).slice(1, -1),
-  );
   shared = env;
   return env;
+}
+
+/** Filters whose output Rasa's templates get from Python: JSON as `json.dumps` writes it, `str()`. */
+function addPythonFilters(env: nunjucks.Environment): void {
+  // Rasa's own filter: json.dumps(value, ensure_ascii=False), so a string keeps its quotes.
+  env.addFilter('to_json_escaped_string', (value: unknown) => pythonJsonDumps(value ?? null));
+  // Jinja2's: keys sorted, and <, >, & and ' escaped for HTML.
+  env.addFilter('tojson', (value: unknown) =>
+    pythonJsonDumps(value ?? null, { sortKeys: true, asciiOnly: true }).replace(
+      /[<>&']/g,
+      (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    ),
+  );
+  env.addFilter('string', (value: unknown) => (value === undefined ? '' : pythonStr(value)));
+  env.addFilter('join', (value: unknown, separator = '', attribute?: string) => {
+    const items = Array.isArray(value) ? value : [];
+    const picked = attribute === undefined ? items : items.map((i) => attributeOf(i, attribute));
+    return picked.map((item) => pythonStr(item)).join(String(separator));
+  });
 }
 
 /** A template that failed to compile, with its 1-based line and column when nunjucks knows them. */
@@ -57,6 +76,15 @@ export function compileTemplate(text: string, name: string): nunjucks.Template {
     const col = Number(where?.[2] ?? 1);
     throw new TemplateSyntaxError(message, line, col, { cause: error });
   }
+}
+
+/** Renders a compiled template as Jinja2 does by default: one trailing newline is dropped. */
+export function renderTemplate(
+  template: nunjucks.Template,
+  variables: Readonly<Record<string, unknown>>,
+): string {
+  const text = template.render(variables);
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /** The filters `addFilter` registered, keyed by name (nunjucks keeps them on the environment). */

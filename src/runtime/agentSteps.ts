@@ -120,14 +120,17 @@ export async function runAgentStep(
     ...calls,
     ...(preview ? { preview } : {}),
   });
+  // One filler a run: a model that goes round its tools again and again says it once.
+  const messages = run.saidFiller ? next.messages.filter((m) => !isFiller(m)) : next.messages;
   const result = await apply({
-    messages: next.messages.map(clipMessage),
+    messages: messages.map(clipMessage),
     ...(next.output ? { output: clipOutput(next.output) } : {}),
   });
   if (next.output) return { channel, agents, result, records: [], jobs: [] };
   const notBefore = next.delayMs !== undefined ? deps.ports.now() + next.delayMs : undefined;
   const { notBefore: _previous, ...rest } = next.run;
-  const stored: RunState = notBefore === undefined ? rest : { ...rest, notBefore };
+  const said = run.saidFiller || messages.some(isFiller) ? { saidFiller: true } : {};
+  const stored: RunState = { ...rest, ...said, ...(notBefore === undefined ? {} : { notBefore }) };
   return {
     channel,
     agents,
@@ -215,6 +218,11 @@ async function stepOnce(
 
 function retryAfter(ms: number | undefined): { retryAfterMs?: number } {
   return ms !== undefined && Number.isFinite(ms) && ms > 0 ? { retryAfterMs: ms } : {};
+}
+
+/** A message an agent sends while it works, before its tools run. */
+function isFiller(message: BotMessage): boolean {
+  return message.metadata?.filler === true;
 }
 
 function clipText(text: string): string {

@@ -92,7 +92,8 @@ export function createRuntime(
   if (!dialogue) return { http };
   const { assistant, models } = dialogue;
   const llm = models(assistant.commandGenerator.llm);
-  const rephrase = rephrasePort(assistant, models, llm, dialogue.logger ?? STDERR_LOGGER);
+  const logger = dialogue.logger ?? STDERR_LOGGER;
+  const rephrase = rephrasePort(assistant, models, llm, logger);
 
   const deps: RuntimeDeps = {
     engine: new DialogueEngine(assistant),
@@ -107,6 +108,7 @@ export function createRuntime(
       actions: dialogue.actions,
       now: parts.now,
       random: dialogue.random,
+      warn: (message, fields) => logger.warn(message, { ...fields }),
       ...(rephrase ? { rephrase } : {}),
     },
   };

@@ -170,3 +170,17 @@ export function headerOf(request: Pick<HttpRequest, 'headers'>, name: string): s
   const key = Object.keys(request.headers).find((k) => k.toLowerCase() === name);
   return key === undefined ? undefined : request.headers[key];
 }
+
+/**
+ * Refuses with 415 and the reason a request body whose Content-Type is missing or none of
+ * `types` (parameters such as `charset` aside): a JSON route never guesses the body's type.
+ */
+export function requireContentType(
+  contentType: string | undefined,
+  types: readonly string[] = ['application/json'],
+): void {
+  const given = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (types.includes(given)) return;
+  const sent = given === '' ? 'the request has none' : `the request sent ${given}`;
+  throw new HttpError(415, `the body must be JSON (Content-Type: ${types.join(' or ')}); ${sent}`);
+}

@@ -34,6 +34,7 @@ export {
   createHttpApi,
   headerOf,
   MAX_BODY_BYTES,
+  requireContentType,
 } from './httpApi.js';
 export type { JobScope } from './jobBudget.js';
 export {

@@ -23,6 +23,8 @@ export function callDeadline(jobDeadline: number, now: number): number {
 export interface JobScope {
   readonly signal: AbortSignal;
   readonly deadline: number;
+  /** Aborts the job now (a hard stop of the worker that runs it). */
+  abort(reason: unknown): void;
   dispose(): void;
 }
 
@@ -44,6 +46,7 @@ export function jobScope(budgetMs: number, now: number, parent?: AbortSignal): J
   return {
     signal: controller.signal,
     deadline,
+    abort: (reason) => controller.abort(reason),
     dispose: () => {
       clearTimeout(timer);
       parent?.removeEventListener('abort', onStop);

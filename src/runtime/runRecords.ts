@@ -32,6 +32,8 @@ export const RunState = z.object({
   notBefore: z.number().optional(),
   /** A pushed update whose step failed: the retry takes it again. */
   pendingUpdate: z.unknown().optional(),
+  /** Whether the run has sent its filler message: it sends one at most. */
+  saidFiller: z.boolean().optional(),
 });
 export type RunState = z.infer<typeof RunState>;
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REPO_ROOT,
   type RunningSwitchboard,
+  runUntilExit,
   say,
   startSwitchboard,
 } from '../helpers/localProcess.js';
@@ -115,6 +116,24 @@ describe('switchboard run --state', () => {
       ]);
     } finally {
       expect(await second.stop()).toBe(0);
+    }
+  }, 90_000);
+
+  it('refuses a second run on a state folder in use, naming the process that uses it', async () => {
+    const data = await tempDir('switchboard-data-');
+    const first = await startSwitchboard(['--state', data], { SWITCHBOARD_DEMO_PEERS: 'off' });
+    try {
+      const second = await runUntilExit(['--state', data], { SWITCHBOARD_DEMO_PEERS: 'off' });
+      expect(second.code).toBe(1);
+      expect(second.stdout).not.toContain('listening on');
+      expect(second.stderr).toContain(
+        `switchboard run: the state folder ${data} is in use by process ${first.pid}`,
+      );
+      expect(second.stderr).not.toMatch(/\n\s+at /);
+      // The first run is unharmed.
+      expect(await say(first.url, 'holder', 'Hi, can someone call me back?')).not.toEqual([]);
+    } finally {
+      expect(await first.stop()).toBe(0);
     }
   }, 90_000);
 });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
@@ -16,15 +15,12 @@ import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
   Context,
-  SQSBatchResponse,
-  SQSEvent,
 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localAwsConfig } from '../../src/adapters/local/emulators.js';
-import { LOCAL_TABLE, startLocalStack } from '../../src/adapters/local/localStack.js';
-import { generateAssistantBundle } from '../../src/build/index.js';
 import { loadAssistant } from '../../src/config/index.js';
+import { LOCAL_TABLE, startLocalStack } from '../../src/local/index.js';
 import { Job } from '../../src/runtime/index.js';
 import {
   startTestMcpServer,
@@ -37,6 +33,7 @@ import {
   type FunctionsHarness,
   httpEvent,
   lambdaContext,
+  type QueueHandler,
   SECRET_PREFIX,
   sqsEvent,
   startFunctionsHarness,
@@ -77,8 +74,6 @@ vi.mock('../../src/adapters/local/emulators.js', async (importOriginal) => {
     startFauxqs: behindProxy(() => actual.startFauxqs(), 'queues'),
   };
 });
-const bundle = vi.hoisted(() => ({ registryFile: '' }));
-vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
 
 /** A credential of the project, referenced as `${name}`, with a value made for this run. */
 interface Credential {
@@ -468,9 +463,6 @@ describe('secrets stay out', () => {
     const peers = await startMcpPeers();
     const dir = await writeProject(projectFiles(model.url, peers));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const out = await mkdtemp(path.join(tmpdir(), 'switchboard-bundle-'));
-    cleanups.push(() => rm(out, { recursive: true, force: true }));
-    bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
     const secretsManager = mockClient(SecretsManagerClient);
     cleanups.push(async () => secretsManager.restore());
     for (const { name, value } of [MODEL_KEY, REST_TOKEN, TOOLS_KEY, OAUTH_SECRET]) {
@@ -494,8 +486,7 @@ describe('secrets stay out', () => {
       context: Context,
     ) => Promise<APIGatewayProxyStructuredResultV2> = (await import('../../functions/webhook.js'))
       .handler;
-    type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
-    const worker: QueueHandler = (await import('../../functions/worker.js')).handler;
+    const { handler: worker, bundleDir } = await harness.worker(dir);
     const delay: QueueHandler = (await import('../../functions/delay.js')).handler;
     const queuesEndpoint = traffic.endpoints.queues.at(-1) as string;
     const call = async (method: string, route: string, body?: unknown) => {
@@ -559,7 +550,7 @@ describe('secrets stay out', () => {
     const logs = output.text();
     expect(logs).toContain('"message":"job done"');
     expectKeyReceivedAndNoTraces(model, {
-      'the deployed bundle': await filesText(out),
+      'the deployed bundle': await filesText(bundleDir),
       'the table (scan)': textOf(table),
       'DynamoDB traffic': traffic.store.join('\n'),
       'messages left in the queues': textOf(queued),

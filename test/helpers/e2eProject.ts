@@ -206,8 +206,8 @@ test_cases:
               - check your balance
           - bot_uttered:
               buttons:
-                - title: send money
-                  payload: /StartFlow(transfer_money)
+                - title: check your balance
+                  payload: /StartFlow(check_balance)
 
   - test_case: checks the balance
     metadata: web

@@ -7,6 +7,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** `switchboard run` as a child process, on an ephemeral port. */
 export interface RunningSwitchboard {
   readonly url: string;
+  readonly pid: number;
   readonly stderr: () => string;
   readonly stdout: () => string;
   /** Sends SIGTERM and resolves with the exit code. */
@@ -57,6 +58,7 @@ export async function startSwitchboard(
   });
   return {
     url,
+    pid: child.pid ?? 0,
     stdout: () => out,
     stderr: () => err,
     stop: async (signal = 'SIGTERM') => {
@@ -64,6 +66,32 @@ export async function startSwitchboard(
       return exited;
     },
   };
+}
+
+/** `switchboard run` as a child process that is expected to exit by itself. */
+export async function runUntilExit(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(REPO_ROOT, 'bin/switchboard.js'), 'run', '--port', '0', ...args],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += String(chunk);
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
 }
 
 /** Sends a message through the REST channel and returns the reply texts. */

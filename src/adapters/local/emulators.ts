@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { buildApp } from 'fauxqs';
+import { closeDynaliteIterators } from './dynaliteIterators.js';
 
 export type { LocalQueues, QueueOptions } from './ensureQueues.js';
 export { ensureQueues } from './ensureQueues.js';
@@ -15,6 +16,7 @@ export interface RunningEmulator {
 
 /** Starts dynalite on an ephemeral loopback port; `path` persists tables to LevelDB. */
 export async function startDynalite(options: { path?: string } = {}): Promise<RunningEmulator> {
+  closeDynaliteIterators();
   const server = dynalite({
     createTableMs: 0,
     deleteTableMs: 0,

@@ -55,8 +55,10 @@ Keyword = ("true" / "True") { return true; }
 
 Number = text:$("-"? [0-9]+ ("." [0-9]+)?) !IdentChar { return Number(text); }
 
-String = '"' chars:$([^"\\] / "\\" .)* '"' { return chars.replace(/\\(.)/g, '$1'); }
-       / "'" chars:$([^'\\] / "\\" .)* "'" { return chars.replace(/\\(.)/g, '$1'); }
+// As pypred, Rasa's condition parser: the text between the quotes as written, backslashes
+// included (\d stays \d for matches), so a string cannot hold its own quote character.
+String = '"' chars:$[^"]* '"' { return chars; }
+       / "'" chars:$[^']* "'" { return chars; }
 
 Word = $(IdentStart IdentChar*)
 IdentStart = [A-Za-z_]

@@ -2,6 +2,7 @@ import { parse } from 'yaml';
 import { DomainFile, type ResponseVariation, type SlotDefinition } from '../schemas/domain.js';
 import { type FlowDefinition, FlowsFile } from '../schemas/flows.js';
 import { PATTERN_DOMAIN_YAML, PATTERN_FLOWS_YAML } from './definitions.js';
+import { NATIVE_PATTERN } from './nativePatterns.js';
 
 /** Ids of the built-in patterns. */
 export const PATTERN = {
@@ -69,8 +70,9 @@ export const BUILTIN_RESPONSES: Readonly<Record<string, readonly ResponseVariati
   domain.responses;
 
 /**
- * The keys of each built-in pattern's context (`context.<key>` in its conditions and Jinja
- * responses), as the engine fills them.
+ * The keys of each built-in pattern's context (`context.<key>` in its conditions, Jinja steps and
+ * responses), as the engine fills them; for Rasa's collect patterns, which collect steps do
+ * natively, the keys Rasa gives them.
  */
 export const PATTERN_CONTEXT_KEYS: Readonly<Record<string, readonly string[]>> = {
   [PATTERN.continueInterrupted]: [
@@ -107,6 +109,8 @@ export const PATTERN_CONTEXT_KEYS: Readonly<Record<string, readonly string[]>> =
   [PATTERN.skipQuestion]: [],
   [PATTERN.codeChange]: [],
   [PATTERN.userSilence]: [],
+  [NATIVE_PATTERN.collectInformation]: ['collect', 'utter', 'collect_action', 'rejections'],
+  [NATIVE_PATTERN.validateSlot]: ['validate', 'refill_utter', 'refill_action', 'rejections'],
 };
 
 /** True for the id of a pattern (built-in or project-defined). */

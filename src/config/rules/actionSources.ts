@@ -19,16 +19,26 @@ export type ActionSource =
 
 export function actionSource(ctx: LoadContext, index: ProjectIndex, name: string): ActionSource {
   const declared = ctx.declared;
-  const endpoint = index.actionEndpoint?.value;
+  const server = hasActionServer(ctx, index);
   if (declared.responses.has(name)) return 'response';
   if (declared.actions.has(name)) return 'typescript';
   // A domain action on the action server replaces a built-in of the same name, as in Rasa.
-  if (declared.domainActions.has(name) && endpoint?.url !== undefined) return 'server';
+  if (declared.domainActions.has(name) && server) return 'server';
   if (BUILTIN_ACTIONS.has(name)) return 'builtin';
   if (!declared.domainActions.has(name)) return 'unknown';
-  if (endpoint?.url !== undefined) return 'server';
-  if (endpoint?.actions_module !== undefined) return 'python';
+  if (server) return 'server';
+  if (index.actionEndpoint?.value.actions_module !== undefined || declared.actionsModule) {
+    return 'python';
+  }
   return 'listed';
+}
+
+/**
+ * Whether endpoints.yml names a Rasa action server. Read from the file as written, so that an
+ * error elsewhere in endpoints.yml is not reported again as a missing `action_endpoint.url`.
+ */
+export function hasActionServer(ctx: LoadContext, index: ProjectIndex): boolean {
+  return index.actionEndpoint?.value.url !== undefined || ctx.declared.actionServer;
 }
 
 /** Whether a flow may name the action: something runs it, here or (with a note) in Rasa. */

@@ -3,7 +3,9 @@ import {
   END,
   type FlowDefinition,
   type FlowStep,
+  isTemplated,
   kindedStep,
+  NATIVE_PATTERN_STEPS,
   type Next,
   PATTERN_CONTEXT_KEYS,
   referencedContext,
@@ -14,9 +16,12 @@ import type { LoadContext } from '../loadContext.js';
 import type { Defined, ProjectIndex } from '../projectIndex.js';
 import type { YamlSource } from '../yamlSource.js';
 import { didYouMean } from '../zodDiagnostics.js';
-import { actionProblem, actionSource, isRunnable } from './actionSources.js';
+import { actionProblem, actionSource, hasActionServer, isRunnable } from './actionSources.js';
+import { checkCallCycles } from './callCycles.js';
 import { checkCondition, checkResponseExists, checkSlotExists } from './conditions.js';
+import { checkNativePatternOverrides } from './nativePatterns.js';
 import { slotValueProblem } from './slotValues.js';
+import { checkTemplatedText, noteTemplatedSteps } from './templatedSteps.js';
 
 /**
  * Rules on flows: references to slots, responses, flows, agents, servers, actions and step ids.
@@ -28,63 +33,15 @@ export function checkFlows(ctx: LoadContext, index: ProjectIndex): Set<string> {
     new FlowChecker(ctx, index, id, flow, pythonActions).check();
   }
   checkCallCycles(ctx, index);
+  checkNativePatternOverrides(ctx, index);
   return pythonActions;
-}
-
-/** A flow that (through other flows) calls itself would never end: report the closing call. */
-function checkCallCycles(ctx: LoadContext, index: ProjectIndex): void {
-  const calls = new Map<string, { target: string; path: KeyPath }[]>();
-  for (const [id, flow] of index.flows) {
-    const found: { target: string; path: KeyPath }[] = [];
-    const walk = (steps: readonly FlowStep[], at: KeyPath): void => {
-      steps.forEach((step, i) => {
-        const path = [...at, i];
-        if ('call' in step && step.mcp_server === undefined && index.flows.has(step.call)) {
-          found.push({ target: step.call, path: [...path, 'call'] });
-        }
-        if ('next' in step && Array.isArray(step.next)) {
-          step.next.forEach((branch, j) => {
-            const body = 'then' in branch ? branch.then : branch.else;
-            if (Array.isArray(body))
-              walk(body, [...path, 'next', j, 'then' in branch ? 'then' : 'else']);
-          });
-        }
-      });
-    };
-    walk(flow.value.steps, [...flow.path, 'steps']);
-    calls.set(id, found);
-  }
-  const reported = new Set<string>();
-  const finished = new Set<string>();
-  const visit = (id: string, trail: string[]): void => {
-    if (finished.has(id)) return;
-    for (const call of calls.get(id) ?? []) {
-      const cycleStart = trail.indexOf(call.target);
-      if (cycleStart >= 0) {
-        const cycle = [...trail.slice(cycleStart), call.target];
-        const key = [...cycle].sort().join(',');
-        if (reported.has(key)) continue;
-        reported.add(key);
-        const flow = index.flows.get(id);
-        if (flow) {
-          ctx.error(
-            flow.source,
-            call.path,
-            `${formatKeyPath(call.path)} "${call.target}" makes flows call each other in a loop (${cycle.join(' → ')}), which would never end`,
-          );
-        }
-      } else {
-        visit(call.target, [...trail, call.target]);
-      }
-    }
-    finished.add(id);
-  };
-  for (const id of calls.keys()) visit(id, [id]);
 }
 
 class FlowChecker {
   private readonly source: YamlSource;
   private readonly stepIds = new Map<string, KeyPath>();
+  /** Where the steps hold Jinja, rendered when they run. */
+  private readonly templated: KeyPath[] = [];
 
   constructor(
     private readonly ctx: LoadContext,
@@ -104,6 +61,10 @@ class FlowChecker {
     });
     this.collectIds(flow.steps, [...path, 'steps']);
     this.steps(flow.steps, [...path, 'steps']);
+    // Rasa's own collect patterns are what collect steps do; their rule says so instead.
+    if (NATIVE_PATTERN_STEPS[this.id] === undefined) {
+      noteTemplatedSteps(this.ctx, this.source, this.templated, this.id);
+    }
   }
 
   private collectIds(steps: readonly FlowStep[], at: KeyPath): void {
@@ -143,7 +104,8 @@ class FlowChecker {
     const { kind, step } = kindedStep(flowStep);
     switch (kind) {
       case 'action':
-        this.action([...path, 'action'], step.action);
+        if (isTemplated(step.action)) this.template([...path, 'action'], step.action);
+        else this.action([...path, 'action'], step.action);
         return;
       case 'collect': {
         const known = this.slot([...path, 'collect'], step.collect);
@@ -279,7 +241,8 @@ class FlowChecker {
       return;
     }
     next.forEach((branch, i) => {
-      if ('if' in branch) this.condition([...path, i, 'if'], branch.if);
+      if ('if' in branch && isTemplated(branch.if)) this.template([...path, i, 'if'], branch.if);
+      else if ('if' in branch) this.condition([...path, i, 'if'], branch.if);
       const key = 'then' in branch ? 'then' : 'else';
       const target = 'then' in branch ? branch.then : branch.else;
       if (typeof target === 'string') this.target([...path, i, key], target);
@@ -313,7 +276,7 @@ class FlowChecker {
     }
     const source = actionSource(this.ctx, this.index, name);
     if (source === 'python') this.pythonActions.add(name);
-    const hasServer = this.index.actionEndpoint?.value.url !== undefined;
+    const hasServer = hasActionServer(this.ctx, this.index);
     const declared = this.ctx.declared;
     const suggestion = didYouMean(name, [...declared.actions, ...declared.domainActions]);
     const problem = actionProblem(source, name, hasServer, suggestion);
@@ -362,6 +325,12 @@ class FlowChecker {
       }
     }
     return condition;
+  }
+
+  /** Jinja in an action name or a `next` condition: rendered when the step runs. */
+  private template(path: KeyPath, text: string): void {
+    this.templated.push(path);
+    checkTemplatedText(this.ctx, this.source, path, text, this.id);
   }
 
   private slot(path: KeyPath, name: string, anchor: 'key' | 'value' = 'value'): boolean {

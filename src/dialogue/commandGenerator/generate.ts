@@ -1,3 +1,4 @@
+import { renderTemplate } from '../../prompts/environment.js';
 import type { Command } from '../commands/command.js';
 import { parseDeterministicMessage } from '../commands/deterministic.js';
 import { parseCommandDsl } from '../commands/parseDsl.js';
@@ -65,7 +66,7 @@ export async function generateCommands(
       },
     };
   }
-  const prompt = model.commandPrompt.render(promptVariables(model, state, text));
+  const prompt = renderTemplate(model.commandPrompt, promptVariables(model, state, text));
   let content: string;
   try {
     ({ content } = await llm.complete({

@@ -1,5 +1,6 @@
 import type { SlotDefinition } from '../../assistant/index.js';
 import { conditionHolds, isPatternId } from '../../assistant/index.js';
+import { pythonFloat, pythonRepr, pythonStr } from '../../prompts/python.js';
 import { transcript } from '../agentInput.js';
 import type { FlowGraph } from '../flowGraph.js';
 import type { DialogueModel } from '../model.js';
@@ -8,8 +9,9 @@ import type { ConversationState } from '../state.js';
 
 interface PromptSlot {
   readonly name: string;
-  readonly description: string | undefined;
-  readonly allowed_values: readonly unknown[] | undefined;
+  readonly description: string | null;
+  /** As Rasa gives it: the Python list written out, such as `['a', 'b']`; null for other types. */
+  readonly allowed_values: string | null;
 }
 
 /**
@@ -39,14 +41,12 @@ export function promptVariables(
       currentSlotDef?.description ??
       null,
     current_slot_type: currentSlotDef?.type ?? null,
-    current_slot_allowed_values: currentSlotDef?.values
-      ? JSON.stringify(currentSlotDef.values)
-      : null,
+    current_slot_allowed_values: currentSlot ? allowedValues(currentSlotDef) : null,
     flow_slots: graph
       ? [...graph.collectSteps.keys()].map((name) => ({
           ...promptSlot(graph, name, model.slots[name]),
-          // As Rasa fills its templates: an unset slot reads "undefined".
-          value: state.slots[name] ?? 'undefined',
+          // As Rasa fills its templates: an unset slot reads "undefined", a set one str(value).
+          value: slotValueText(state.slots[name], model.slots[name]),
           type: model.slots[name]?.type ?? 'any',
         }))
       : [],
@@ -85,9 +85,31 @@ function promptSlot(graph: FlowGraph, name: string, slot: SlotDefinition | undef
     .map((id) => graph.steps.get(id)?.step)
     .map((step) => (step && 'collect' in step ? step.description : undefined))
     .find((description) => description !== undefined);
-  const allowed = slot?.type === 'bool' ? BOOL_VALUES : slot?.values;
-  return { name, description: stepDescription ?? slot?.description, allowed_values: allowed };
+  return {
+    name,
+    description: stepDescription ?? slot?.description ?? null,
+    allowed_values: allowedValues(slot),
+  };
 }
 
-/** What a bool slot allows, as Rasa's prompts print it. */
-const BOOL_VALUES: readonly unknown[] = [true, false];
+/**
+ * A slot's allowed values as Rasa writes them into prompts, `str()` of a Python list: a bool's
+ * `[True, False]`, a categorical slot's values as strings (`['1', 'blue']`); null otherwise.
+ */
+function allowedValues(slot: SlotDefinition | undefined): string | null {
+  if (slot?.type === 'bool') return pythonRepr([true, false]);
+  if (slot?.type !== 'categorical') return null;
+  const values = (slot.values ?? []).filter((v) => v !== null && v !== undefined);
+  return pythonRepr(values.map((v) => pythonStr(v)).filter((v) => v !== OTHER_VALUE));
+}
+
+/** The value Rasa adds to every categorical slot, never offered to the model. */
+const OTHER_VALUE = '__other__';
+
+/** A slot's value as Rasa prints it: `undefined` when unset, else Python's `str()`. */
+function slotValueText(value: unknown, slot: SlotDefinition | undefined): string {
+  if (value === null || value === undefined) return 'undefined';
+  // Rasa keeps a float slot's value as a Python float: 50 prints as 50.0.
+  if (slot?.type === 'float' && typeof value === 'number') return pythonFloat(value);
+  return pythonStr(value);
+}

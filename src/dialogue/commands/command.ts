@@ -18,7 +18,8 @@ export const Command = z.discriminatedUnion('command', [
   /** The user wants to skip the question a flow asks. */
   z.object({ command: z.literal('skip question') }),
   z.object({ command: z.literal('continue agent') }),
-  z.object({ command: z.literal('restart agent') }),
+  /** Starts the active sub agent over; with `agent`, only when that is the active one. */
+  z.object({ command: z.literal('restart agent'), agent: z.string().optional() }),
   /** The message could not be turned into commands (unparseable model output, say). */
   z.object({ command: z.literal('cannot handle'), reason: z.string() }),
 ]);

@@ -1,23 +1,28 @@
 import type { Command } from './command.js';
 import { splitOnCommas, unquote } from './quoting.js';
 
-/** Commands written as two fixed words, keyed by their lower-cased, single-spaced form. */
+/** Commands written as fixed words, keyed by their lower-cased, single-spaced form. */
 const BARE_COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['cancel flow', { command: 'cancel flow' }],
   ['offtopic reply', { command: 'offtopic reply' }],
   ['hand over', { command: 'hand over' }],
   ['repeat message', { command: 'repeat message' }],
   ['provide info', { command: 'provide info' }],
+  ['search and reply', { command: 'provide info' }],
+  ['cannot handle', { command: 'cannot handle', reason: 'cannot_handle_default' }],
   ['skip question', { command: 'skip question' }],
   ['continue agent', { command: 'continue agent' }],
   ['restart agent', { command: 'restart agent' }],
 ]);
 
-/** Rasa's older argument-less function forms, keyed by lower-cased function name. */
+/** Argument-less function forms, keyed by lower-cased function name. */
 const BARE_FUNCTIONS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['cancelflow', { command: 'cancel flow' }],
   ['chitchat', { command: 'offtopic reply' }],
   ['knowledgeanswer', { command: 'provide info' }],
+  ['searchandreply', { command: 'provide info' }],
+  ['cannothandle', { command: 'cannot handle', reason: 'cannot_handle_default' }],
+  ['continueagent', { command: 'continue agent' }],
   ['skipquestion', { command: 'skip question' }],
   ['humanhandoff', { command: 'hand over' }],
   ['repeatlastbotmessages', { command: 'repeat message' }],
@@ -28,7 +33,10 @@ const SET_SLOT = /^set\s+slot\s+(\S+)(?:\s+(.*))?$/i;
 const DISAMBIGUATE = /^disambiguate\s+flows\s+(.+)$/i;
 const FUNCTION_CALL = /^([a-z]+)\s*\((.*)\)\s*;?$/i;
 
-/** Reads one cleaned line of the command DSL; `undefined` when it is not a command. */
+/**
+ * Reads one cleaned line of the command DSL leniently, for lines Rasa's own parsers read nothing
+ * from; `undefined` when it is not a command.
+ */
 export function parseDslLine(line: string): Command | undefined {
   const bare = BARE_COMMANDS.get(line.toLowerCase().replace(/\s+/g, ' '));
   if (bare !== undefined) return { ...bare };

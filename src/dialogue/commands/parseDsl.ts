@@ -1,31 +1,35 @@
 import type { Command } from './command.js';
 import { parseDslLine } from './dslLine.js';
+import { parseRasaLine } from './rasaSyntax.js';
 
 const LIST_MARKER = /^(?:[-*•+]|\d+[.)])\s*/;
 
 /**
  * Parses an LLM answer in Rasa's command DSL, one command a line, ignoring lines that are not
- * commands. Never throws: unparseable non-blank output becomes a single `cannot handle`.
+ * commands. A line is read as Rasa's parsers read it; one they read nothing from is read more
+ * leniently (keywords in any case, code fences, an empty `set slot` value). Never throws:
+ * unparseable non-blank output becomes a single `cannot handle`.
  */
 export function parseCommandDsl(output: string): Command[] {
-  const lines = output
-    .split(/\r?\n/)
-    .map(cleanLine)
-    .filter((line) => line !== '');
-  if (lines.length === 0) return [];
-
   const commands: Command[] = [];
   const seen = new Set<string>();
-  for (const line of lines) {
-    const command = parseDslLine(line);
-    if (command === undefined) continue;
-    // Every field is a string, null or string array, so JSON text identifies a command exactly.
-    const key = JSON.stringify(command);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    commands.push(command);
+  let text = false;
+  for (const raw of output.split(/\r?\n/)) {
+    const line = raw.trim();
+    const rasa = line === '' ? [] : parseRasaLine(line);
+    const clean = cleanLine(line);
+    if (rasa.length === 0 && clean === '') continue;
+    text = true;
+    const lenient = rasa.length === 0 ? parseDslLine(clean) : undefined;
+    for (const command of lenient ? [lenient] : rasa) {
+      // Every field is a string, null or string array, so JSON text identifies a command exactly.
+      const key = JSON.stringify(command);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      commands.push(command);
+    }
   }
-  if (commands.length > 0) return commands;
+  if (commands.length > 0 || !text) return commands;
   return [
     { command: 'cannot handle', reason: 'The model output could not be parsed as commands.' },
   ];

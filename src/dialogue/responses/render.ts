@@ -1,6 +1,7 @@
 import type { ResponseVariation } from '../../assistant/index.js';
 import { conditionHolds } from '../../assistant/index.js';
 import { promptEnvironment } from '../../prompts/environment.js';
+import { pythonStr } from '../../prompts/python.js';
 import type { BotMessage } from './botMessage.js';
 
 type Slots = Readonly<Record<string, unknown>>;
@@ -91,11 +92,8 @@ function holds(condition: NonNullable<ResponseVariation['condition']>, slots: Sl
 }
 
 function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  // Rasa fills `{slot}` with Python's str(): None, True, ['a', 'b'], {'k': 1}.
+  return pythonStr(value ?? null);
 }
 
 function fillDeep(value: unknown, fill: (text: string) => string): unknown {

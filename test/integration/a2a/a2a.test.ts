@@ -58,14 +58,20 @@ async function legacyCard(push: boolean): Promise<string> {
   return JSON.stringify({ ...card, capabilities: { streaming: false, pushNotifications: push } });
 }
 
-const a2aAgent = (name: string, card: string, extra = '', maxPollingTime = 20) => `agent:
+const a2aAgent = (
+  name: string,
+  card: string,
+  extra = '',
+  maxPollingTime = 20,
+  pollingInitialDelay = 0.05,
+) => `agent:
   name: ${name}
   protocol: A2A
   description: Sells cars.
 configuration:
   agent_card: ${card}
   max_polling_time: ${maxPollingTime}
-  polling_initial_delay: 0.05
+  polling_initial_delay: ${pollingInitialDelay}
 ${extra}`;
 
 let legacyPushCard = '';
@@ -113,6 +119,10 @@ responses:
     description: Buy a car from the old shop, polled briefly.
     steps:
       - call: impatient_shop
+  buy_patient:
+    description: Buy a car from the old shop, polled after a while.
+    steps:
+      - call: patient_shop
   buy_fragile:
     description: Buy a car from the broken shop.
     steps:
@@ -155,6 +165,16 @@ responses:
     './sub_agents/impatient_shop/card.json',
     '',
     0.3,
+  ),
+  // Its first poll is half a minute away: the poll waits on the delay queue however slow the
+  // machine is, and any job on the jobs queue came from somewhere else.
+  'sub_agents/patient_shop/card.json': legacyPollCard,
+  'sub_agents/patient_shop/config.yml': a2aAgent(
+    'patient_shop',
+    './sub_agents/patient_shop/card.json',
+    '',
+    600,
+    30,
   ),
   'sub_agents/fragile_shop/config.yml': a2aAgent('fragile_shop', fragile.cardUrl),
   'custom/shop.ts': `import { A2AAgent } from ${JSON.stringify(AGENTS_MODULE)};
@@ -453,8 +473,9 @@ describe('A2A sub agents', () => {
   it('refuses a forged notification and one for a task no run waits for, changing nothing', async () => {
     const rt = await a2aRuntime();
     const conversation = 'push-forged';
-    // An agent that is given no push URL: no real notification comes in between.
-    const { runId } = await startWaiting(rt, conversation, 'buy_polled');
+    // An agent that is given no push URL: no real notification comes in between; and one whose
+    // first poll is far away, so that the poll is never queued as a due job.
+    const { runId } = await startWaiting(rt, conversation, 'buy_patient');
     const before = await rt.store.load(conversation);
     const taskId = await taskOf(rt, conversation, runId);
     expect(taskId).not.toBe('');

@@ -333,6 +333,24 @@ describe('ReAct sub agents', () => {
     expect(bots[1]?.event).not.toHaveProperty('metadata.filler');
   }, 30_000);
 
+  it('sends one filler a run, not one per round of tools (a tool loop sent one a model call)', async () => {
+    const rt = await agentRuntime();
+    model.reply(
+      { text: 'Let me look.', toolCalls: [{ name: 'echo', arguments: { text: 'a' } }] },
+      { text: 'One more look.', toolCalls: [{ name: 'echo', arguments: { text: 'b' } }] },
+      { text: 'Found it.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
+    );
+    expect(await say(rt, 'rounds', 'find it', 'start flow research')).toEqual([
+      'Let me look.',
+      'Found it.',
+      'Research is over.',
+      'Can I help you with anything else?',
+    ]);
+    model.verify();
+    // The model still reads what it said.
+    expect(sent(2).at(-2)).toMatchObject({ role: 'assistant', content: 'One more look.' });
+  }, 30_000);
+
   it('asks the model for a closing line, without tools, when task_completed came without text', async () => {
     const rt = await agentRuntime();
     model.reply({ toolCalls: [{ name: 'task_completed', arguments: {} }] }, 'Enjoy your new car!');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../../src/adapters/local/localStack.js';
 import { LocalStackTarget, type TurnEvent } from '../../../src/e2eTests/index.js';
+import { type LocalStack, startLocalStack } from '../../../src/local/index.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
 import { BANK_PROJECT } from '../../helpers/e2eProject.js';
 

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  Context,
+  SQSBatchResponse,
+  SQSEvent,
+  SQSRecord,
+} from 'aws-lambda';
+import { vi } from 'vitest';
 import { messageBody } from '../../../src/adapters/aws/sqsSend.js';
 import {
   ensureQueues,
@@ -12,10 +19,26 @@ import {
   startDynalite,
   startFauxqs,
 } from '../../../src/adapters/local/emulators.js';
+import { generateAssistantBundle } from '../../../src/build/index.js';
 import { Job } from '../../../src/runtime/index.js';
+import { tempDir } from '../../helpers/tempDirs.js';
+
+// The worker imports its project through the build's esbuild alias; in tests, the bundle the
+// harness generated for it.
+const bundle = vi.hoisted(() => ({ registryFile: '' }));
+vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
 
 /** The secret prefix the functions run with in these tests. */
 export const SECRET_PREFIX = 'test/';
+
+/** A function that SQS feeds: the worker or the delay function. */
+export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+/** The worker function as deployed: its handler, and the folder of the bundle it imports. */
+export interface DeployedWorker {
+  readonly handler: QueueHandler;
+  readonly bundleDir: string;
+}
 
 /** dynalite and fauxqs, and the environment the handler modules read when first imported. */
 export interface FunctionsHarness {
@@ -27,6 +50,11 @@ export interface FunctionsHarness {
   scanTable(): Promise<Record<string, unknown>[]>;
   /** The jobs waiting in a queue, with their message group. */
   receiveJobs(queueUrl: string): Promise<{ job: Job; groupId?: string }[]>;
+  /**
+   * The worker function deployed with the project in `projectDir`: its bundle generated as the
+   * build does, then the handler imported (once per test file, as a container starts once).
+   */
+  worker(projectDir: string): Promise<DeployedWorker>;
   close(): Promise<void>;
 }
 
@@ -86,6 +114,15 @@ export async function startFunctionsHarness(
           ? { groupId: message.Attributes.MessageGroupId }
           : {}),
       }));
+    },
+    async worker(projectDir) {
+      // The handler module, imported once, keeps the first bundle it read.
+      if (bundle.registryFile) throw new Error('a test file deploys one worker');
+      const bundleDir = await tempDir('switchboard-bundle-');
+      const { registryFile } = await generateAssistantBundle(projectDir, undefined, bundleDir);
+      bundle.registryFile = registryFile;
+      const { handler } = await import('../../../functions/worker.js');
+      return { handler, bundleDir };
     },
     async close() {
       dynamo.destroy();

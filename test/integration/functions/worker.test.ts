@@ -1,28 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
-import { generateAssistantBundle } from '../../../src/build/index.js';
 import type { Job } from '../../../src/runtime/index.js';
 import { writeProject } from '../../helpers/project.js';
 import { userMessage } from '../../helpers/runtime.js';
 import { ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
-import { tempDir } from '../../helpers/tempDirs.js';
 import { waitFor } from '../../helpers/waitFor.js';
 import {
   type FunctionsHarness,
   lambdaContext,
+  type QueueHandler,
   SECRET_PREFIX,
   sqsEvent,
   startFunctionsHarness,
 } from './harness.js';
-
-// The worker imports its assistant through the esbuild alias; here it is this test's bundle.
-const bundle = vi.hoisted(() => ({ registryFile: '' }));
-vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
 
 const LLM_KEY = 'sk-scripted';
 
@@ -65,15 +59,13 @@ responses:
   };
 }
 
-type Handler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
-
 /** A conversation id of its own for each test. */
 const conversation = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
 
 describe('worker function', () => {
   let harness: FunctionsHarness;
   let llm: ScriptedOpenAi;
-  let handler: Handler;
+  let handler: QueueHandler;
   let replies: DynamoReplyStore;
   const secrets = mockClient(SecretsManagerClient);
   const run = (jobs: readonly (Job | string)[]) => {
@@ -85,9 +77,6 @@ describe('worker function', () => {
 
   beforeAll(async () => {
     llm = await ScriptedOpenAi.start();
-    const dir = await writeProject(project(llm.url));
-    const out = await tempDir('switchboard-bundle-');
-    bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
     secrets
       .on(GetSecretValueCommand, { SecretId: `${SECRET_PREFIX}LLM_KEY` })
       .resolves({ Name: `${SECRET_PREFIX}LLM_KEY`, SecretString: LLM_KEY });
@@ -98,7 +87,7 @@ describe('worker function', () => {
       ttlSeconds: 3600,
       now: Date.now,
     });
-    ({ handler } = await import('../../../functions/worker.js'));
+    ({ handler } = await harness.worker(await writeProject(project(llm.url))));
   });
 
   afterAll(async () => {

@@ -1,33 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
-import { generateAssistantBundle } from '../../../src/build/index.js';
 import { answer, FakeActionServer } from '../../helpers/fakeActionServer.js';
 import { writeProject } from '../../helpers/project.js';
 import { userMessage } from '../../helpers/runtime.js';
-import { tempDir } from '../../helpers/tempDirs.js';
 import { ACTION_TOKEN, bankProject } from '../actionServer/fixtures.js';
 import {
   type FunctionsHarness,
   lambdaContext,
+  type QueueHandler,
   SECRET_PREFIX,
   sqsEvent,
   startFunctionsHarness,
 } from './harness.js';
 
-// The worker imports its assistant through the esbuild alias; here it is this test's bundle.
-const bundle = vi.hoisted(() => ({ registryFile: '' }));
-vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
-
-type Handler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
-
 describe('worker function with a Rasa action server', () => {
   let harness: FunctionsHarness;
   let server: FakeActionServer;
-  let handler: Handler;
+  let handler: QueueHandler;
   let replies: DynamoReplyStore;
   const secrets = mockClient(SecretsManagerClient);
 
@@ -38,8 +30,6 @@ describe('worker function with a Rasa action server', () => {
     const files = bankProject(server.url);
     // A deployment's project has no .env: the token is a secret of the deployment.
     const dir = await writeProject({ ...files, '.env': undefined });
-    const out = await tempDir('switchboard-bundle-');
-    bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
     secrets
       .on(GetSecretValueCommand, { SecretId: `${SECRET_PREFIX}ACTION_TOKEN` })
       .resolves({ Name: `${SECRET_PREFIX}ACTION_TOKEN`, SecretString: ACTION_TOKEN });
@@ -50,7 +40,7 @@ describe('worker function with a Rasa action server', () => {
       ttlSeconds: 3600,
       now: Date.now,
     });
-    ({ handler } = await import('../../../functions/worker.js'));
+    ({ handler } = await harness.worker(dir));
   });
 
   afterAll(async () => {

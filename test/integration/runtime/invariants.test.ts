@@ -155,7 +155,8 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
       rt.http.handle({
         method: 'POST',
         path: '/webhooks/rest/webhook',
-        headers: { 'content-type': contentType },
+        // An empty type stands for a request without the header.
+        headers: contentType === '' ? {} : { 'content-type': contentType },
         body,
       });
     const before = await rt.scanTable();
@@ -191,7 +192,13 @@ describe('runtime invariants (dynalite + fauxqs)', () => {
         'sender=a',
         'application/x-www-form-urlencoded',
         415,
-        'the body must be JSON (Content-Type: application/json)',
+        'the body must be JSON (Content-Type: application/json); the request sent application/x-www-form-urlencoded',
+      ],
+      [
+        '{"sender": "a", "message": "hi"}',
+        '',
+        415,
+        'the body must be JSON (Content-Type: application/json); the request has none',
       ],
       ['', 'application/json', 400, 'the body is empty'],
       [

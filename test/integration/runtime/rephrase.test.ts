@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack } from '../../../src/adapters/local/localStack.js';
 import { modelFactory } from '../../../src/llm/index.js';
+import { startLocalStack } from '../../../src/local/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
 import type { ProjectFilesSpec } from '../../helpers/project.js';

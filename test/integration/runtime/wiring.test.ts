@@ -3,19 +3,15 @@ import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
   Context,
-  SQSBatchResponse,
-  SQSEvent,
 } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DynamoConversationStore } from '../../../src/adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
 import { SqsJobQueue } from '../../../src/adapters/aws/sqsJobQueue.js';
-import { startLocalStack } from '../../../src/adapters/local/localStack.js';
-import { generateAssistantBundle } from '../../../src/build/index.js';
+import { startLocalStack } from '../../../src/local/index.js';
 import { Job, type RuntimeParts } from '../../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
 import { writeProject } from '../../helpers/project.js';
-import { tempDir } from '../../helpers/tempDirs.js';
 import { waitFor } from '../../helpers/waitFor.js';
 import {
   type FunctionsHarness,
@@ -35,8 +31,16 @@ vi.mock('../../../src/runtime/createRuntime.js', async (importOriginal) => {
   };
   return { ...actual, createRuntime };
 });
-const bundle = vi.hoisted(() => ({ registryFile: '' }));
-vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
+// And the dialogue parts of each through the one assembly, with where its model key comes from.
+const assembled = vi.hoisted(() => [] as unknown[]);
+vi.mock('../../../src/assembly/dialogueParts.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/assembly/dialogueParts.js')>();
+  const assembleDialogue: typeof actual.assembleDialogue = (options) => {
+    assembled.push(options.withoutAccess);
+    return actual.assembleDialogue(options);
+  };
+  return { ...actual, assembleDialogue };
+});
 
 const FILES = {
   'domain.yml': `intents:
@@ -76,12 +80,6 @@ const AWS_ADAPTERS = { store: true, queue: true, replies: true };
 describe('one wiring for every entry point', () => {
   let harness: FunctionsHarness | undefined;
 
-  beforeAll(async () => {
-    const dir = await writeProject(FILES);
-    const out = await tempDir('switchboard-bundle-');
-    bundle.registryFile = (await generateAssistantBundle(dir, undefined, out)).registryFile;
-  });
-
   afterAll(async () => {
     await harness?.close();
   });
@@ -96,6 +94,7 @@ describe('one wiring for every entry point', () => {
     });
     try {
       expect(wired.map(adapterSet)).toEqual([{ ...AWS_ADAPTERS, dialogue: true }]);
+      expect(assembled).toEqual(['demo']);
       const say = async (message: string) => {
         const response = await fetch(`${stack.url}/webhooks/rest/webhook`, {
           method: 'POST',
@@ -117,19 +116,19 @@ describe('one wiring for every entry point', () => {
   it('builds the webhook and worker functions from the same function, against the emulators', async () => {
     harness = await startFunctionsHarness({ REPLY_WAIT_MS: '0' });
     wired.length = 0;
+    assembled.length = 0;
     const webhook: (
       event: APIGatewayProxyEventV2,
       context: Context,
     ) => Promise<APIGatewayProxyStructuredResultV2> = (
       await import('../../../functions/webhook.js')
     ).handler;
-    const worker: (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> = (
-      await import('../../../functions/worker.js')
-    ).handler;
+    const { handler: worker } = await harness.worker(await writeProject(FILES));
     expect(wired.map(adapterSet)).toEqual([
       { ...AWS_ADAPTERS, dialogue: false },
       { ...AWS_ADAPTERS, dialogue: true },
     ]);
+    expect(assembled).toEqual([{ keySecret: expect.any(String) }]);
 
     const post = (message: string) =>
       webhook(

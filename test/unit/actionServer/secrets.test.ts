@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { actionServerActions } from '../../../src/actionServer/index.js';
 import { DialogueEngine } from '../../../src/dialogue/index.js';
 import { assistantFrom, Conversation, testPorts } from '../../helpers/dialogue.js';
@@ -82,7 +82,12 @@ describe("the action server's token", () => {
     const logs: string[] = [];
     const { fetchFn } = fakeFetch((url) => new TypeError(`fetch failed for ${url}`));
     const { c } = await conversationWith(fetchFn, logs);
-    await c.say('/check_balance');
+    // The failed connection is tried again after backoffs, which fake time lets pass at once.
+    vi.useFakeTimers();
+    const said = c.say('/check_balance');
+    await vi.runAllTimersAsync();
+    await said;
+    vi.useRealTimers();
     expect(logs.join('\n')).toContain('action server call failed');
     expect(logs.join('\n')).not.toContain(ACTION_TOKEN);
     expect(JSON.stringify(c.state)).not.toContain(ACTION_TOKEN);

@@ -63,13 +63,22 @@ describe('parseRestWebhook reasons', () => {
     const body = '{"sender": "ada", "message": "hi"}';
     expect(refusal(body, 'application/json; charset=utf-8')).toBe('accepted');
     expect(refusal(body, 'Application/JSON')).toBe('accepted');
-    expect(refusal(body, undefined)).toBe('accepted');
     for (const type of ['text/plain', 'text/application/json', 'application/jsonp']) {
       expect(refusal(body, type)).toEqual([
         415,
-        'the body must be JSON (Content-Type: application/json)',
+        `the body must be JSON (Content-Type: application/json); the request sent ${type}`,
       ]);
     }
+  });
+
+  it('refuses a body without a Content-Type with 415, as it refuses text/plain', () => {
+    const body = '{"sender": "ada", "message": "hi"}';
+    const none = [
+      415,
+      'the body must be JSON (Content-Type: application/json); the request has none',
+    ];
+    expect(() => parseRestWebhook(body, undefined)).toThrow(new HttpError(415, String(none[1])));
+    for (const type of ['', ' ; charset=utf-8']) expect(refusal(body, type)).toEqual(none);
   });
 
   it('refuses a body over 65536 bytes with 413, and takes one of exactly that size', () => {

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/io.js';
 import { main } from '../../../src/cli/main.js';
@@ -61,19 +59,5 @@ describe('switchboard validate', () => {
     const io = captureIo(root);
     expect(await main(argv, io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/usage: switchboard/);
-  });
-
-  it('runs as the package binary', async () => {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [path.join(root, 'bin/switchboard.js'), 'validate', '--project', root],
-      { cwd: root },
-    );
-    expect(stdout.trim()).toBe(
-      'valid: 5 flows, 12 slots, 12 responses, 3 sub agents, 4 MCP servers',
-    );
-    expect(stderr).toContain(
-      'note: config.yml: not used by Switchboard, ignored: recipe, language, assistant_id, policies',
-    );
   });
 });

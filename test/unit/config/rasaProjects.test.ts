@@ -1,14 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/io.js';
 import { main } from '../../../src/cli/main.js';
 import { loadAssistant } from '../../../src/config/index.js';
-import { REPO_ROOT } from '../../helpers/localProcess.js';
 import { BASE_PROJECT, errorLines, loadProject, writeProject } from '../../helpers/project.js';
-import { tempDir } from '../../helpers/tempDirs.js';
 
 /** What real Rasa projects carry, loaded unchanged: each case is named after what broke. */
 
@@ -107,33 +103,6 @@ describe('Rasa projects load unchanged', () => {
     const result = await loadAssistant({ projectDir: dir, env: {} });
     expect(errorLines(dir, result)).toEqual([]);
     expect(result.ok && result.assistant.responses.utter_done).toBeDefined();
-  });
-
-  it('loads TypeScript actions in a project without package.json, or one that declares CommonJS', async () => {
-    const dir = await tempDir('switchboard-nopkg-');
-    const files: Record<string, string> = {
-      'domain.yml': 'slots: {}\nresponses:\n  utter_hi:\n    - text: hi\n',
-      'data/flows.yml':
-        'flows:\n  hello:\n    description: d\n    steps:\n      - action: action_hello\n',
-      'custom/actions.ts':
-        "import { greeting } from './greeting';\nexport function action_hello(): { messages: { text: string }[] } {\n  return { messages: [{ text: greeting() }] };\n}\n",
-      'custom/greeting.ts': "export const greeting = (): string => 'hello';\n",
-    };
-    for (const [name, text] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-      await writeFile(path.join(dir, name), text);
-    }
-    const validate = () =>
-      promisify(execFile)(
-        process.execPath,
-        [path.join(REPO_ROOT, 'bin/switchboard.js'), 'validate'],
-        {
-          cwd: dir,
-        },
-      );
-    expect((await validate()).stdout).toContain('valid: 1 flows');
-    await writeFile(path.join(dir, 'package.json'), '{"type": "commonjs"}\n');
-    expect((await validate()).stdout).toContain('valid: 1 flows');
   });
 
   it('reads config, endpoints, domain and flows from where --config, --endpoints, --domain and --data say', async () => {
@@ -427,36 +396,6 @@ ${(BASE_PROJECT['domain.yml'] ?? '').replace('slots:\n', '')}`,
     expect(errorLines(dir, result)).toEqual([]);
     expect(result.ok && Object.keys(result.assistant.flows)).toEqual(['greet']);
     expect(result.ok && Object.keys(result.assistant.mcpServers)).toEqual(['tools']);
-  });
-
-  it('builds the deployment bundle from where --config and --data say', async () => {
-    const dir = await writeProject({
-      'config/config.yml': BASE_PROJECT['config.yml'],
-      'endpoints.yml': BASE_PROJECT['endpoints.yml'],
-      'domain.yml': BASE_PROJECT['domain.yml'],
-      'flows/greet.yml': BASE_PROJECT['data/flows.yml'],
-      'sub_agents/helper/config.yml': BASE_PROJECT['sub_agents/helper/config.yml'],
-    });
-    const out = await tempDir('switchboard-bundle-');
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        path.join(REPO_ROOT, 'bin/build.js'),
-        '--project',
-        dir,
-        '--config',
-        path.join(dir, 'config/config.yml'),
-        '--data',
-        path.join(dir, 'flows'),
-        '--out',
-        out,
-      ],
-      { cwd: dir },
-    );
-    expect(stdout).toContain('registry.ts');
-    const assistant = JSON.parse(await readFile(path.join(out, 'assistant.json'), 'utf8'));
-    expect(Object.keys(assistant.flows)).toEqual(['greet']);
-    expect(assistant.commandGenerator.llm).toEqual({ model_group: 'main' });
   });
 
   it('says which configuration files config/ holds when the project has no config.yml', async () => {

@@ -61,7 +61,7 @@ describe('the LLM command generator', () => {
     c.ports.llm.reply('start flow greet');
     await c.say('hi');
     expect(c.ports.llm.prompts[0]).toBe(
-      'name: ALWAYS the first name only |confirmed:  true,false|',
+      'name: ALWAYS the first name only None|confirmed: None [True, False]|',
     );
   });
 

@@ -87,17 +87,17 @@ describe('parseCommandDsl', () => {
       'set slot note wrap it in ``` fences',
       { command: 'set slot', name: 'note', value: 'wrap it in ``` fences' },
     ],
-    ['set slot note say `hi`', { command: 'set slot', name: 'note', value: 'say `hi`' }],
-    ['set slot mark "', { command: 'set slot', name: 'mark', value: '"' }],
-    ['set slot note "hi\'', { command: 'set slot', name: 'note', value: '"hi\'' }],
-  ])('keeps backticks and unmatched quotes that are part of the value in %j', (line, command) => {
+    ['set slot note say `hi`', { command: 'set slot', name: 'note', value: 'say `hi' }],
+    ['set slot mark "', { command: 'set slot', name: 'mark', value: null }],
+    ['set slot note "hi\'', { command: 'set slot', name: 'note', value: 'hi' }],
+  ])('reads the value of %j as Rasa does, without quotes or marks at its ends', (line, command) => {
     expect(parseCommandDsl(line)).toEqual([command]);
   });
 
-  it('does not read a command out of chatter that only starts with inline code', () => {
-    expect(parseCommandDsl('`set slot city` could come next')).toEqual(
-      cannotHandle(/could not be parsed/),
-    );
+  it('reads chatter after an inline-code set slot as its value, as Rasa does', () => {
+    expect(parseCommandDsl('`set slot city` could come next')).toEqual([
+      { command: 'set slot', name: 'city', value: 'could come next' },
+    ]);
   });
 
   it('ignores chatter lines between commands', () => {
@@ -143,10 +143,13 @@ describe('parseCommandDsl', () => {
     expect(parseCommandDsl(line)).toEqual(cannotHandle(/could not be parsed/));
   });
 
-  it('ignores malformed commands instead of throwing', () => {
-    expect(parseCommandDsl('start flow\nSetSlot("unclosed, 1)\nClarify()\nstart flow a b')).toEqual(
-      cannotHandle(/could not be parsed/),
-    );
+  it('reads from malformed lines what Rasa reads, and ignores the rest instead of throwing', () => {
+    const output = 'start flow\nSetSlot("unclosed, 1)\nClarify()\nstart flow a b';
+    expect(parseCommandDsl(output)).toEqual([
+      { command: 'set slot', name: 'unclosed', value: '1' },
+      { command: 'start flow', flow: 'a' },
+    ]);
+    expect(parseCommandDsl('Clarify()')).toEqual(cannotHandle(/could not be parsed/));
   });
 });
 

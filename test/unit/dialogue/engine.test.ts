@@ -364,8 +364,8 @@ describe('DialogueEngine', () => {
     ]);
     expect(await c.say('money')).toEqual(['Which of these did you mean?']);
     expect(c.last?.messages[0]?.buttons).toEqual([
-      { title: 'transfer_money', payload: '/StartFlow(transfer_money)' },
       { title: 'check_balance', payload: '/StartFlow(check_balance)' },
+      { title: 'transfer_money', payload: '/StartFlow(transfer_money)' },
     ]);
     expect(await c.say('/StartFlow(transfer_money)')).toEqual(['Who should receive the money?']);
   });

@@ -404,16 +404,16 @@ describe('Rasa behaviours', () => {
     const question = c.last?.messages.at(-1);
     expect(question?.text).toBe('Which of these did you mean?');
     expect(question?.buttons).toEqual([
-      { title: 'transfer money', payload: '/StartFlow(transfer_money)' },
       { title: 'order_pizza', payload: '/StartFlow(order_pizza)' },
+      { title: 'transfer money', payload: '/StartFlow(transfer_money)' },
     ]);
     const frames = c.events.flatMap((e) => (e.event === 'stack' ? e.stack : []));
     const pattern = frames.find(
       (f) => f.type === 'pattern' && f.flow_id === 'pattern_clarification',
     );
     expect(pattern?.type === 'pattern' && pattern.data.names).toEqual([
-      'transfer money',
       'order_pizza',
+      'transfer money',
     ]);
   });
 

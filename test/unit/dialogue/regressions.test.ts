@@ -155,8 +155,8 @@ describe('dialogue regressions', () => {
     c.ports.llm.reply('disambiguate flows transfer made_up pattern_completed secret parent');
     await c.say('something');
     expect(c.last?.messages[0]?.buttons?.map((b) => b.payload)).toEqual([
-      '/StartFlow(transfer)',
       '/StartFlow(parent)',
+      '/StartFlow(transfer)',
     ]);
   });
 

@@ -7,6 +7,7 @@ import {
   type HttpRequest,
   outputRouter,
   type ReplyBatch,
+  requireContentType,
   UnknownChannelError,
 } from '../../../src/runtime/index.js';
 
@@ -249,5 +250,38 @@ describe('outputRouter failures', () => {
     expect((some as Error).message).toBe(
       'no channel "slack" delivers replies here (channels: rest)',
     );
+  });
+});
+
+describe('requireContentType', () => {
+  const refusal = (contentType: string | undefined, types?: readonly string[]) => {
+    try {
+      requireContentType(contentType, types);
+      return 'accepted';
+    } catch (error) {
+      return error instanceof HttpError ? [error.status, error.message] : error;
+    }
+  };
+
+  it('refuses a missing Content-Type as it refuses a non-JSON one, with 415 and the reason', () => {
+    expect(refusal(undefined)).toEqual([
+      415,
+      'the body must be JSON (Content-Type: application/json); the request has none',
+    ]);
+    expect(refusal('text/plain')).toEqual([
+      415,
+      'the body must be JSON (Content-Type: application/json); the request sent text/plain',
+    ]);
+    expect(refusal('application/json; charset=utf-8')).toBe('accepted');
+  });
+
+  it('takes any of the types a route accepts, as the A2A push receiver does', () => {
+    const push = ['application/a2a+json', 'application/json'];
+    expect(refusal('application/a2a+json', push)).toBe('accepted');
+    expect(refusal('Application/JSON', push)).toBe('accepted');
+    expect(refusal(undefined, push)).toEqual([
+      415,
+      'the body must be JSON (Content-Type: application/a2a+json or application/json); the request has none',
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Job, JobSource, ReceivedJob } from '../../../src/runtime/index.js';
 import { runWorkerLoop } from '../../../src/runtime/index.js';
@@ -37,6 +38,9 @@ function oneBatch(jobs: Job[], stop: AbortController) {
   return { source, log };
 }
 
+/** A turn of the event loop: by then the loop has started every job it runs alongside. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** A logger that records each line with its fields. */
@@ -63,7 +67,7 @@ describe('runWorkerLoop', () => {
         for (const other of running)
           if (other.startsWith(j.conversation_id)) overlaps.push(`${other}+${j.id}`);
         running.add(j.id);
-        await new Promise((r) => setTimeout(r, 5));
+        await nextTurn();
         running.delete(j.id);
       },
     });
@@ -101,7 +105,7 @@ describe('runWorkerLoop', () => {
       process: async () => {
         running += 1;
         most = Math.max(most, running);
-        await new Promise((r) => setTimeout(r, 20));
+        await nextTurn();
         running -= 1;
       },
     });
@@ -170,6 +174,143 @@ describe('runWorkerLoop', () => {
       'error job failed; the queue will deliver it again {"jobId":"c-1","jobType":"user_message","conversationId":"c","receiveCount":1,"error":"plain text"}',
       'info job lost a race and runs again {"jobId":"a-1","jobType":"user_message","conversationId":"a"}',
     ]);
+  });
+
+  it('takes a new job as soon as a slot frees while another job hangs', async () => {
+    const stop = new AbortController();
+    const hardStop = new AbortController();
+    // One job a receive: a job that never ends, then the jobs of another conversation.
+    const queue = [job('hung', 1), job('b', 1), job('b', 2), job('b', 3)];
+    const done: string[] = [];
+    const loop = runWorkerLoop({
+      source: {
+        receive: async () => {
+          const next = queue.shift();
+          if (next) return [{ job: next, handle: next.id, receiveCount: 1 }];
+          stop.abort();
+          return [];
+        },
+        complete: async (handle) => {
+          done.push(handle);
+        },
+        retry: async () => {},
+      },
+      logger,
+      concurrency: 2,
+      signal: stop.signal,
+      jobSignal: hardStop.signal,
+      isRetryable: () => false,
+      process: (j, signal) =>
+        j.conversation_id === 'hung'
+          ? new Promise((_, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason)),
+            )
+          : Promise.resolve(),
+    });
+    await vi.waitFor(() => expect(stop.signal.aborted).toBe(true));
+    expect(done).toEqual(['b-1', 'b-2', 'b-3']);
+    hardStop.abort(new Error('stopping'));
+    await loop;
+    expect(done).not.toContain('hung-1');
+  });
+
+  it('never runs more jobs at once than its concurrency', async () => {
+    const stop = new AbortController();
+    const queue = Array.from({ length: 12 }, (_, n) => job(`c${n}`, 1));
+    let running = 0;
+    let most = 0;
+    await runWorkerLoop({
+      source: {
+        receive: async (max) => {
+          const taken = queue.splice(0, max);
+          if (taken.length === 0) stop.abort();
+          return taken.map((j) => ({ job: j, handle: j.id, receiveCount: 1 }));
+        },
+        complete: async () => {},
+        retry: async () => {},
+      },
+      logger,
+      concurrency: 3,
+      signal: stop.signal,
+      isRetryable: () => false,
+      process: async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 2));
+        running -= 1;
+      },
+    });
+    expect(most).toBe(3);
+  });
+
+  it('runs a job after the job of its conversation in progress, when a later receive brings it', async () => {
+    const stop = new AbortController();
+    const batches = [[job('a', 1)], [job('a', 2), job('b', 1)]];
+    const order: string[] = [];
+    let releaseFirst: () => void = () => {};
+    await runWorkerLoop({
+      source: {
+        receive: async () => {
+          const next = batches.shift();
+          if (!next) {
+            stop.abort();
+            releaseFirst();
+            return [];
+          }
+          return next.map((j) => ({ job: j, handle: j.id, receiveCount: 1 }));
+        },
+        complete: async () => {},
+        retry: async () => {},
+      },
+      logger,
+      signal: stop.signal,
+      isRetryable: () => false,
+      process: async (j) => {
+        order.push(`start ${j.id}`);
+        if (j.id === 'a-1') await new Promise<void>((r) => (releaseFirst = r));
+        order.push(`end ${j.id}`);
+      },
+    });
+    expect(order.indexOf('end a-1')).toBeLessThan(order.indexOf('start a-2'));
+    expect(order.indexOf('end b-1')).toBeLessThan(order.indexOf('end a-1'));
+  });
+
+  it('aborts every job in progress on a hard stop through one listener on its signal', async () => {
+    const stop = new AbortController();
+    const hardStop = new AbortController();
+    const queue = Array.from({ length: 20 }, (_, n) => job(`c${n}`, 1));
+    const started: string[] = [];
+    const aborted: string[] = [];
+    const loop = runWorkerLoop({
+      source: {
+        receive: async (max) =>
+          queue.splice(0, max).map((j) => ({ job: j, handle: j.id, receiveCount: 1 })),
+        complete: async () => {},
+        retry: async () => {},
+      },
+      logger,
+      concurrency: 20,
+      signal: stop.signal,
+      jobSignal: hardStop.signal,
+      isRetryable: () => false,
+      process: (j, signal) => {
+        started.push(j.id);
+        return new Promise((_, reject) =>
+          signal.addEventListener('abort', () => {
+            aborted.push(j.id);
+            reject(signal.reason);
+          }),
+        );
+      },
+    });
+    await vi.waitFor(() => expect(started).toHaveLength(20));
+    // More than ten listeners on one signal is what Node warns about (MaxListenersExceededWarning).
+    expect(getEventListeners(hardStop.signal, 'abort')).toHaveLength(1);
+    stop.abort();
+    hardStop.abort(new Error('stopping'));
+    await loop;
+    expect(aborted).toHaveLength(20);
+    expect(getEventListeners(hardStop.signal, 'abort')).toHaveLength(0);
   });
 
   describe('when receiving fails', () => {

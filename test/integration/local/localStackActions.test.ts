@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../../../src/adapters/local/localStack.js';
-import { assistantFrom, ScriptedLlm } from '../../../helpers/dialogue.js';
-import { answer, FakeActionServer, utterMessage } from '../../../helpers/fakeActionServer.js';
-import { ACTION_TOKEN, bankProject } from '../../actionServer/fixtures.js';
+import { type LocalStack, startLocalStack } from '../../../src/local/index.js';
+import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
+import { answer, FakeActionServer, utterMessage } from '../../helpers/fakeActionServer.js';
+import { ACTION_TOKEN, bankProject } from '../actionServer/fixtures.js';
 
 describe('the local stack with a Rasa action server', () => {
   let server: FakeActionServer;

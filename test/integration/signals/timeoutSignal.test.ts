@@ -3,6 +3,9 @@ import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { timeoutSignal } from '../../../src/signals/index.js';
 
+// On Node's own timers: what broke was a timer collected before it fired, which fake timers
+// cannot show.
+
 /** The garbage collector, callable from a test. */
 function collector(): () => void {
   v8.setFlagsFromString('--expose-gc');

@@ -5,14 +5,30 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { projectActions } from '../../actionServer/index.js';
-import { projectAgents } from '../../agents/index.js';
-import type { Assistant } from '../../assistant/index.js';
-import { a2aPushChannel, standardChannels } from '../../channels/index.js';
-import type { ActionPort, LlmPort } from '../../dialogue/index.js';
-import { loadProjectActions } from '../../extensions/index.js';
-import { hasModelAccess, modelFactory, type ToolChatPort } from '../../llm/index.js';
-import { projectMcp } from '../../mcp/index.js';
+import { DynamoConversationStore } from '../adapters/aws/dynamoConversationStore.js';
+import { DynamoReplyStore } from '../adapters/aws/dynamoReplyStore.js';
+import { scanConversationIds } from '../adapters/aws/scanConversations.js';
+import { DelayedJobForwarder, SqsJobQueue } from '../adapters/aws/sqsJobQueue.js';
+import { SqsJobReceiver } from '../adapters/aws/sqsJobReceiver.js';
+import { SqsJobSource } from '../adapters/aws/sqsJobSource.js';
+import {
+  ensureQueues,
+  ensureTable,
+  localAwsConfig,
+  type RunningEmulator,
+  startDynalite,
+  startFauxqs,
+} from '../adapters/local/emulators.js';
+import { serveHttp } from '../adapters/local/httpServer.js';
+import { DynamoInbox, InboxJobQueue } from '../adapters/local/inbox.js';
+import { LocalSecretStore } from '../adapters/local/localSecretStore.js';
+import { localPushKey } from '../adapters/local/pushKey.js';
+import { lockStateFolder, type StateLock } from '../adapters/local/stateLock.js';
+import { assembleDialogue } from '../assembly/index.js';
+import type { Assistant } from '../assistant/index.js';
+import { a2aPushChannel, standardChannels } from '../channels/index.js';
+import type { ActionPort, LlmPort } from '../dialogue/index.js';
+import { hasModelAccess, type ToolChatPort } from '../llm/index.js';
 import {
   COMMIT_RESERVE_MS,
   ConcurrentUpdateError,
@@ -21,31 +37,16 @@ import {
   type Runtime,
   runWorkerLoop,
   type WorkerLogger,
-} from '../../runtime/index.js';
-import { DynamoConversationStore } from '../aws/dynamoConversationStore.js';
-import { DynamoReplyStore } from '../aws/dynamoReplyStore.js';
-import { scanConversationIds } from '../aws/scanConversations.js';
-import { DelayedJobForwarder, SqsJobQueue } from '../aws/sqsJobQueue.js';
-import { SqsJobReceiver } from '../aws/sqsJobReceiver.js';
-import { SqsJobSource } from '../aws/sqsJobSource.js';
-import {
-  ensureQueues,
-  ensureTable,
-  localAwsConfig,
-  type RunningEmulator,
-  startDynalite,
-  startFauxqs,
-} from './emulators.js';
-import { serveHttp } from './httpServer.js';
-import { DynamoInbox, InboxJobQueue } from './inbox.js';
-import { LocalSecretStore } from './localSecretStore.js';
-import { localPushKey } from './pushKey.js';
+} from '../runtime/index.js';
 
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
 const TTL_SECONDS = 30 * 24 * 3600;
-/** Worker loops on the job queue. */
-const WORKER_LOOPS = 4;
+/**
+ * Jobs in progress at once, as concurrent Lambda workers would run them: a hung peer holds one
+ * slot until its job's budget ends, and the others keep taking jobs.
+ */
+const JOB_SLOTS = 32;
 /** How long jobs in progress may go on after a stop request. */
 const STOP_GRACE_MS = 10_000;
 /** How long waiting webhooks get for their turns to settle when the stack stops. */
@@ -78,7 +79,7 @@ export interface LocalStack {
 
 /**
  * The runtime on one machine: the same DynamoDB and SQS adapters as on AWS, against dynalite
- * and fauxqs in this process, worker loops on the job queue, a loop that releases delayed jobs,
+ * and fauxqs in this process, a pool of job slots on the job queue, a loop that releases delayed jobs,
  * and the HTTP API on loopback.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -90,6 +91,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   const log = workerLogger(logger);
   const emulators: RunningEmulator[] = [];
+  // Before the database opens: a second process on the folder is told who holds it.
+  const lock: StateLock | undefined = options.dataDir
+    ? await lockStateFolder(path.resolve(options.dataDir))
+    : undefined;
   try {
     const dynamo = await startDynalite(
       options.dataDir ? { path: path.resolve(options.dataDir, 'dynamodb') } : {},
@@ -128,20 +133,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       );
       if (assistant.rephraser) options.announce('responses are not rephrased with the demo model');
     }
-    const models = modelFactory({ assistant, env, secrets, withoutAccess: 'demo' });
-    const mcp = await projectMcp({ assistant, secrets, logger });
-    const { llm, agentModel } = options;
     const pushKey = localPushKey(secrets, options.dataDir);
     let url: string | undefined;
-    const runners = await projectAgents({
+    const parts = await assembleDialogue({
       assistant,
-      models: agentModel ? () => agentModel : models,
-      gateway: mcp.gateway,
+      env,
       secrets,
+      logger,
+      withoutAccess: 'demo',
       pushKey,
       // Agents that name no push URL notify this stack, once its server listens.
       pushBaseUrl: () => url,
-      logger,
+      ...(options.llm ? { llm: options.llm } : {}),
+      ...(options.agentModel ? { agentModel: options.agentModel } : {}),
+      ...(options.wrapActions ? { wrapActions: options.wrapActions } : {}),
     });
     const serverStopping = new AbortController();
     const sqsQueue = new SqsJobQueue(queueOptions);
@@ -162,17 +167,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         stopping: serverStopping.signal,
         ...(restToken === undefined ? {} : { authToken: async () => restToken }),
       },
-      dialogue: {
-        assistant,
-        models: llm ? () => llm : models,
-        actions: (options.wrapActions ?? ((actions) => actions))(
-          projectActions(await loadProjectActions(assistant), { assistant, secrets, logger }),
-        ),
-        mcp: mcp.flowTools,
-        runners,
-        random: Math.random,
-        logger: log,
-      },
+      dialogue: parts.dialogue,
     });
 
     if (inbox) {
@@ -191,23 +186,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Jobs in progress get a little time to finish when the stack stops, then are aborted.
     const jobsDeadline = new AbortController();
     const receiver = new SqsJobReceiver(sqs);
-    // Several loops, as several Lambda workers would: the FIFO queue keeps each conversation serial.
-    const jobs = Promise.all(
-      Array.from({ length: WORKER_LOOPS }, () =>
-        runWorkerLoop({
-          source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
-          process: async (job, signal, deadline) => {
-            await runtime.processJob(job, signal, { deadline });
-            if (inbox && job.type === 'user_message') await inbox.remove(job.id);
-          },
-          jobBudgetMs,
-          isRetryable: (error) => error instanceof ConcurrentUpdateError,
-          logger: log,
-          signal: stopping.signal,
-          jobSignal: jobsDeadline.signal,
-        }),
-      ),
-    );
+    // One pool of slots, as concurrent Lambda workers: the FIFO queue keeps each conversation serial.
+    const jobs = runWorkerLoop({
+      source: new SqsJobSource(receiver, queues.jobsQueueUrl, log),
+      process: async (job, signal, deadline) => {
+        await runtime.processJob(job, signal, { deadline });
+        if (inbox && job.type === 'user_message') await inbox.remove(job.id);
+      },
+      concurrency: JOB_SLOTS,
+      jobBudgetMs,
+      isRetryable: (error) => error instanceof ConcurrentUpdateError,
+      logger: log,
+      signal: stopping.signal,
+      jobSignal: jobsDeadline.signal,
+    });
     const forwarder = new DelayedJobForwarder(queueOptions);
     const delayed = runWorkerLoop({
       source: new SqsJobSource(receiver, queues.delayQueueUrl, log),
@@ -223,7 +215,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       url: server.url,
       runtime,
       stop: async () => {
-        // No new requests; the worker loops go on, so waiting webhooks can get their turns'
+        // No new requests; the job pool goes on, so waiting webhooks can get their turns'
         // replies for a while; then those still waiting answer with what they have.
         const answered = await server.drain(WEBHOOK_GRACE_MS);
         serverStopping.abort();
@@ -238,14 +230,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         await Promise.allSettled([jobs, delayed]);
         clearTimeout(deadline);
         await server.close();
-        await mcp.gateway.close();
+        await parts.close();
         sqs.destroy();
         dynamoClient.destroy();
         await closeAll(emulators);
+        await lock?.release();
       },
     };
   } catch (error) {
     await closeAll(emulators);
+    await lock?.release();
     throw error;
   }
 }

@@ -1,0 +1,6 @@
+export {
+  type AssembledDialogue,
+  assembleDialogue,
+  type DialogueAssemblyOptions,
+  type DialogueLogger,
+} from './dialogueParts.js';

@@ -1,0 +1,8 @@
+export { StateFolderInUseError } from '../adapters/local/stateLock.js';
+export {
+  BlankRestTokenError,
+  LOCAL_TABLE,
+  type LocalStack,
+  type LocalStackOptions,
+  startLocalStack,
+} from './localStack.js';
