@@ -10,6 +10,7 @@ import type {
 } from './schemas/endpoints.js';
 import type { FlowDefinition } from './schemas/flows.js';
 import type { A2AConfiguration, McpConnection, ReactConfiguration } from './schemas/subAgent.js';
+import type { SessionSettings } from './session.js';
 
 /** Where a dotted module path points: a file in the project and one of its exports. */
 export interface ModuleLocation {
@@ -88,6 +89,8 @@ export interface Assistant {
   readonly slots: Readonly<Record<string, SlotDefinition>>;
   readonly responses: Readonly<Record<string, readonly ResponseVariation[]>>;
   readonly intents: readonly string[];
+  /** The domain's `session_config`; absent: Rasa's defaults (`DEFAULT_SESSION`). */
+  readonly session?: SessionSettings;
   readonly flows: Readonly<Record<string, FlowDefinition>>;
   readonly agents: Readonly<Record<string, SubAgent>>;
   /** Names of the custom actions: the functions `custom/actions.ts` exports. */

@@ -50,6 +50,7 @@ export {
   MappingCondition,
   NLU_MAPPING_TYPES,
   ResponseVariation,
+  SessionConfig,
   SLOT_MAPPING_TYPES,
   SlotDefinition,
   SlotMapping,
@@ -95,3 +96,4 @@ export {
   ReactAgentFile,
   ReactConfiguration,
 } from './schemas/subAgent.js';
+export { DEFAULT_SESSION, type SessionSettings, sessionSettings } from './session.js';

@@ -9,6 +9,7 @@ import {
   type PromptTemplateFile,
   type RephraserSettings,
   type SubAgent,
+  sessionSettings,
 } from '../assistant/index.js';
 import {
   type Diagnostic,
@@ -180,6 +181,7 @@ function buildAssistant(
     slots: Object.fromEntries([...index.slots].map(([name, s]) => [name, s.value])),
     responses: Object.fromEntries([...index.responses].map(([name, r]) => [name, r.value])),
     intents: [...index.intents],
+    session: sessionSettings(index.sessionConfig?.value),
     flows: Object.fromEntries([...index.flows].map(([id, f]) => [id, f.value])),
     agents,
     actions: found.actions,

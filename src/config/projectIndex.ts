@@ -5,6 +5,7 @@ import {
   type McpServerConfig,
   type ModelGroup,
   type ResponseVariation,
+  type SessionConfig,
   type SlotDefinition,
 } from '../assistant/index.js';
 import type { KeyPath } from './keyPath.js';
@@ -35,6 +36,8 @@ export interface ProjectIndex {
   /** Domain actions whose entry says `send_domain: true`. */
   readonly domainActionsSendingDomain: ReadonlySet<string>;
   readonly actionEndpoint: Defined<ActionEndpointConfig> | undefined;
+  /** The domain's `session_config`: the first domain file's that has one. */
+  readonly sessionConfig: Defined<SessionConfig> | undefined;
 }
 
 /** Builds the index; a name defined twice is an error at the second definition. */
@@ -44,7 +47,24 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
   const intents = new Set<string>();
   const domainActions = new Map<string, Defined<string>>();
   const domainActionsSendingDomain = new Set<string>();
+  let sessionConfig: Defined<SessionConfig> | undefined;
   for (const { source, value } of files.domains) {
+    if (value.session_config && sessionConfig) {
+      const first = ctx.where(sessionConfig.source, sessionConfig.path, 'key');
+      ctx.note(
+        source,
+        ['session_config'],
+        `session_config is set again; the first, at ${first}, applies`,
+        'key',
+      );
+    } else if (value.session_config) {
+      sessionConfig = {
+        value: value.session_config,
+        source,
+        path: ['session_config'],
+        anchor: 'key',
+      };
+    }
     for (const [name, slot] of Object.entries(value.slots)) {
       add(ctx, 'slot', slots, name, { value: slot, source, path: ['slots', name], anchor: 'key' });
     }
@@ -132,6 +152,7 @@ export function indexProject(ctx: LoadContext, files: ProjectFiles): ProjectInde
     domainActions,
     domainActionsSendingDomain,
     actionEndpoint,
+    sessionConfig,
   };
 }
 

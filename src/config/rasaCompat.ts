@@ -100,10 +100,6 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
       'slots.*.shared_for_coexistence',
       'responses.*.*.allow_interruptions',
     ),
-    because(
-      'session_config',
-      'not used: a conversation is one session until it is restarted; sessions do not expire',
-    ),
     ...nlu('forms', 'entities'),
   ],
   flows: [

@@ -59,7 +59,10 @@ export function runBuiltinAction(
       );
       return 'advance';
     case 'action_session_start':
-      ctx.turn.emit({ event: 'session_started' });
+      // The session may have started already, before the message that opened it.
+      if (!ctx.turn.events.some((event) => event.event === 'session_started')) {
+        ctx.turn.emit({ event: 'session_started' });
+      }
       if (ctx.turn.userMetadata) {
         ctx.turn.setSlot('session_started_metadata', { ...ctx.turn.userMetadata });
       }

@@ -23,6 +23,7 @@ import { buildDialogueModel, type DialogueModel, initialSlots } from './model.js
 import type { DialoguePorts } from './ports.js';
 import { rephraseTurn } from './rephrase/rephraseTurn.js';
 import type { BotMessage } from './responses/botMessage.js';
+import { sessionExpired, startSession } from './session.js';
 import { workingAgent, workingFrameOf, workingRunIds } from './stackQueries.js';
 import { type ConversationState, initialState } from './state.js';
 import { Turn } from './turn.js';
@@ -91,9 +92,16 @@ export class DialogueEngine {
     options: TurnOptions,
     log: boolean,
   ): Promise<TurnResult> {
-    const previousBotMessages = botMessagesOf(state.last_bot_events);
     const turn = new Turn(state, ports.now, message.text, message.metadata);
     const ctx: TurnContext = { model: this.model, turn, ports, ...options };
+    // A conversation's first message, or a message after the session expired, opens a session,
+    // as in Rasa: it starts before the message is read, and pattern_session_start runs before
+    // anything the message asks for. A message held while an agent worked came in its session.
+    const expired = log && sessionExpired(this.model.session, state, ports.now);
+    const opensSession = expired || isNewSession(state);
+    if (opensSession) startSession(ctx, expired);
+    const current = turn.snapshot();
+    const previousBotMessages = botMessagesOf(current.last_bot_events);
 
     let commands: Command[] = [];
     let generationFailure: string | undefined;
@@ -101,7 +109,7 @@ export class DialogueEngine {
     try {
       ({ commands, inputError } = await generateCommands(
         this.model,
-        state,
+        current,
         message.text,
         ports.llm,
         options.signal,
@@ -123,9 +131,7 @@ export class DialogueEngine {
       });
     }
 
-    if (isNewSession(state) && !asksForSession(commands)) {
-      // A conversation's first message starts its session, as in Rasa: pattern_session_start
-      // runs before anything the message asks for.
+    if (opensSession && !asksForSession(commands)) {
       startPattern(ctx, PATTERN.sessionStart);
       await this.settle(ctx);
     }

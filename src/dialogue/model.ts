@@ -3,9 +3,15 @@ import type {
   Assistant,
   FlowDefinition,
   ResponseVariation,
+  SessionSettings,
   SlotDefinition,
 } from '../assistant/index.js';
-import { BUILTIN_RESPONSES, BUILTIN_SLOTS, PATTERN_FLOWS } from '../assistant/index.js';
+import {
+  BUILTIN_RESPONSES,
+  BUILTIN_SLOTS,
+  DEFAULT_SESSION,
+  PATTERN_FLOWS,
+} from '../assistant/index.js';
 import { compileTemplate } from '../prompts/environment.js';
 import { DEFAULT_COMMAND_PROMPT } from './commandGenerator/defaultPrompt.js';
 import { compileFlow, type FlowGraph } from './flowGraph.js';
@@ -24,6 +30,8 @@ export interface DialogueModel {
   /** Intent name → the flow whose `nlu_trigger` names it. */
   readonly intentFlows: ReadonlyMap<string, string>;
   readonly commandPrompt: nunjucks.Template;
+  /** When a session expires and what it carries over (Rasa's defaults unless the domain says). */
+  readonly session: SessionSettings;
   /** Response rephrasing, when endpoints.yml turns it on. */
   readonly rephrase?: RephraseSetup;
 }
@@ -52,6 +60,7 @@ export function buildDialogueModel(assistant: Assistant): DialogueModel {
     slots: { ...BUILTIN_SLOTS, ...assistant.slots },
     responses,
     intentFlows,
+    session: assistant.session ?? DEFAULT_SESSION,
     ...(rephrase ? { rephrase } : {}),
     commandPrompt: compileTemplate(
       template?.text ?? DEFAULT_COMMAND_PROMPT,

@@ -139,7 +139,11 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
       next.frame_seq = Math.max(state.frame_seq, maxFrameSeq(event.stack));
       return next;
     case 'session_started':
+      // A new session starts afresh, as Rasa's does: nothing said before it is repeated or
+      // shown to the models. The slots change by their own events.
       next.session_started = true;
+      next.history = [];
+      next.last_bot_events = [];
       return next;
     case 'action':
     case 'flow_started':

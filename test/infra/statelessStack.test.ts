@@ -1,147 +1,24 @@
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../infra/app.js';
-import type { HandlerFunction } from '../../infra/constructs/handlerFunction.js';
-import type { StatelessStack } from '../../infra/statelessStack.js';
-import { BASE_PROJECT, writeProject } from '../helpers/project.js';
-import { tempDir } from '../helpers/tempDirs.js';
-
-const MAX_BUNDLE_BYTES = 5 * 1024 * 1024;
-const FUNCTIONS = {
-  Webhook: 'webhook',
-  Worker: 'worker',
-  Delay: 'delay',
-  A2APush: 'a2aPush',
-} as const;
-
-interface Built {
-  readonly stack: StatelessStack;
-  readonly template: Template;
-  readonly stateTemplate: Template;
-  readonly outdir: string;
-}
-
-/**
- * Builds and synthesizes the app (cdk-nag runs in synth and fails it on any finding). Without
- * `bundle`, the functions are not bundled: for tests that read only the templates.
- */
-async function build(
-  context: Record<string, unknown> = {},
-  { bundle = true }: { bundle?: boolean } = {},
-): Promise<Built> {
-  const outdir = await tempDir('switchboard-cdk-');
-  const bundleDir = await tempDir('switchboard-bundle-');
-  const app = await buildApp(
-    new App({
-      outdir,
-      context: bundle ? context : { ...context, 'aws:cdk:bundling-stacks': [] },
-    }),
-    { bundleDir },
-  );
-  const assembly = app.synth();
-  const stack = app.node.findChild('SwitchboardRuntime') as StatelessStack;
-  const template = Template.fromJSON(assembly.getStackByName('SwitchboardRuntime').template);
-  const stateTemplate = Template.fromJSON(assembly.getStackByName('SwitchboardState').template);
-  return { stack, template, stateTemplate, outdir };
-}
-
-/** A function of the stack (the A2A push receiver exists only for projects with A2A agents). */
-function handlerOf(built: Built, name: keyof typeof FUNCTIONS): HandlerFunction {
-  const fn = built.stack[FUNCTIONS[name]];
-  if (!fn) throw new Error(`the stack has no ${name} function`);
-  return fn;
-}
-
-/** The event source mapping that feeds a function. */
-function eventSourceOf(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown> {
-  const fn = logicalId(built.stack, handlerOf(built, name).function);
-  const mappings = Object.values(
-    built.template.findResources('AWS::Lambda::EventSourceMapping', {
-      Properties: { FunctionName: { Ref: fn } },
-    }),
-  );
-  expect(mappings).toHaveLength(1);
-  return mappings[0]?.Properties;
-}
-
-/** The CloudFormation properties of a function. */
-function functionProps(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown> {
-  const id = logicalId(built.stack, handlerOf(built, name).function);
-  return built.template.toJSON().Resources[id].Properties;
-}
-
-/** The API stage's throttle. */
-function throttleOf(built: Built): { rate: number; burst: number } {
-  const stages = Object.values(built.template.findResources('AWS::ApiGatewayV2::Stage'));
-  expect(stages).toHaveLength(1);
-  const settings = stages[0]?.Properties.DefaultRouteSettings;
-  return { rate: settings.ThrottlingRateLimit, burst: settings.ThrottlingBurstLimit };
-}
-
-/**
- * The most webhook executions the throttle lets run at once: a token bucket admits at most
- * burst + rate × t requests in any t seconds, and no request outlives the function's timeout.
- */
-function admittedAtOnce(built: Built): number {
-  const { rate, burst } = throttleOf(built);
-  return burst + rate * Number(functionProps(built, 'Webhook').Timeout);
-}
-
-/** The logical id of a construct's CloudFormation resource. */
-const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string =>
-  stack.getLogicalId(construct.node.defaultChild as never);
-
-/** The bundled `index.mjs` of a function: its asset directory in the cloud assembly. */
-function bundleFile(built: Built, name: keyof typeof FUNCTIONS): string {
-  const id = logicalId(built.stack, handlerOf(built, name).function);
-  const fn = built.template.toJSON().Resources[id];
-  const key = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
-  return path.join(built.outdir, `asset.${key}`, 'index.mjs');
-}
-
-/** Every IAM statement of a function's role. */
-function statementsOf(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown>[] {
-  const role = logicalId(built.stack, handlerOf(built, name).role);
-  const policies = built.template.findResources('AWS::IAM::Policy', {
-    Properties: { Roles: [{ Ref: role }] },
-  });
-  return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement);
-}
-
-const actionsOf = (statements: Record<string, unknown>[]): string[] =>
-  statements.flatMap((s) => [s.Action].flat() as string[]).sort();
-
-const secretArn = (name: string) => ({
-  'Fn::Join': [
-    '',
-    [
-      'arn:',
-      { Ref: 'AWS::Partition' },
-      ':secretsmanager:',
-      { Ref: 'AWS::Region' },
-      ':',
-      { Ref: 'AWS::AccountId' },
-      `:secret:${name}-??????`,
-    ],
-  ],
-});
-
-/** The grants of a function that reads conversations and queues jobs, and writes nothing. */
-const readsAndQueuesJobs = [
-  {
-    Effect: 'Allow',
-    Action: ['dynamodb:GetItem', 'dynamodb:Query'],
-    Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
-  },
-  expect.objectContaining({
-    Action: expect.arrayContaining(['sqs:SendMessage']),
-    Resource: { 'Fn::ImportValue': expect.stringMatching(/QueuesJobs.*Arn/) },
-  }),
-];
+import {
+  actionsOf,
+  admittedAtOnce,
+  type Built,
+  build,
+  bundleFile,
+  eventSourceOf,
+  FUNCTIONS,
+  functionProps,
+  handlerOf,
+  logicalId,
+  MAX_BUNDLE_BYTES,
+  readsAndQueuesJobs,
+  secretArn,
+  statementsOf,
+  throttleOf,
+} from './stackTemplates.js';
 
 describe('StatelessStack', () => {
   let built: Built;
@@ -456,114 +333,5 @@ describe('StatelessStack', () => {
       // The example's call-time hook, reached only through the generated registry.
       expect(code.includes('demo-dealership')).toBe(name === 'Worker');
     }
-  });
-});
-
-describe('the CDK app context', () => {
-  let built: Built;
-
-  beforeAll(async () => {
-    const project = await writeProject({
-      ...BASE_PROJECT,
-      'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}    conversation_secret:
-      secret_id: customers/{sender_id}
-      metadata:
-        x-customer-id: id
-`,
-      'custom/actions.ts':
-        "export function action_mark() {\n  return { slots: { name: 'context-marker' } };\n}\n",
-    });
-    built = await build({
-      project,
-      secretPrefix: 'acme/',
-      authenticate: 'false',
-      workerConcurrency: '50',
-      webhookConcurrency: '200',
-    });
-  });
-
-  it('bundles the project the context names and reads its secrets under the given prefix', async () => {
-    expect(await readFile(bundleFile(built, 'Worker'), 'utf8')).toContain('context-marker');
-    expect(statementsOf(built, 'Worker')).toContainEqual({
-      Effect: 'Allow',
-      Action: 'secretsmanager:GetSecretValue',
-      Resource: [secretArn('acme/OPENAI_API_KEY'), secretArn('acme/customers/*')],
-    });
-  });
-
-  it('lets the worker read per-conversation secrets by their pattern, and passes the AWS Solutions checks', () => {
-    const report = new AwsSolutionsChecks(built.stack).validateScope(built.stack);
-    expect(report.violations).toEqual([]);
-  });
-
-  it('adds no A2A push receiver for a project without A2A agents', () => {
-    expect(built.stack.a2aPush).toBeUndefined();
-    const routes = Object.values(built.template.findResources('AWS::ApiGatewayV2::Route'));
-    expect(routes.map((r) => r.Properties.RouteKey)).not.toContain('POST /a2a/push/{sender}/{run}');
-    built.template.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ A2A_PUSH_KEY_SECRET: Match.absent() }) },
-    });
-  });
-
-  it('opens the REST routes only when asked to', () => {
-    built.template.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ REST_TOKEN_SECRET: Match.absent() }) },
-    });
-    expect(JSON.stringify(statementsOf(built, 'Webhook'))).not.toContain('secretsmanager');
-  });
-
-  it('runs as many workers at once as workerConcurrency says', () => {
-    expect(eventSourceOf(built, 'Worker').ScalingConfig).toEqual({ MaximumConcurrency: 50 });
-  });
-
-  it('reserves the webhookConcurrency for the webhook and sizes the API throttle to it', () => {
-    expect(functionProps(built, 'Webhook').ReservedConcurrentExecutions).toBe(200);
-    expect(throttleOf(built)).toEqual({ rate: 5, burst: 55 });
-    expect(admittedAtOnce(built)).toBeLessThanOrEqual(200);
-  });
-});
-
-describe('the CDK app without a webhook reservation', () => {
-  let built: Built;
-
-  // Only the templates are read: the functions are not bundled. Values typed as in cdk.json.
-  beforeAll(async () => {
-    built = await build(
-      { reserveWebhookConcurrency: false, webhookConcurrency: 60, workerConcurrency: 2 },
-      { bundle: false },
-    );
-  });
-
-  it('reserves nothing when reserveWebhookConcurrency is false, and still bounds the webhook by the throttle', () => {
-    expect(functionProps(built, 'Webhook').ReservedConcurrentExecutions).toBeUndefined();
-    expect(throttleOf(built)).toEqual({ rate: 1, burst: 31 });
-    expect(admittedAtOnce(built)).toBeLessThanOrEqual(60);
-  });
-
-  it('reads numbers from cdk.json as well as strings from -c', () => {
-    expect(eventSourceOf(built, 'Worker').ScalingConfig).toEqual({ MaximumConcurrency: 2 });
-  });
-
-  it('passes the AWS Solutions checks without a reservation', () => {
-    const report = new AwsSolutionsChecks(built.stack).validateScope(built.stack);
-    expect(report.violations).toEqual([]);
-  });
-});
-
-describe('the CDK app context values', () => {
-  it.each([
-    [{ workerConcurrency: '1' }, /workerConcurrency must be an integer from 2 to 1000.*got "1"/],
-    [{ workerConcurrency: '1001' }, /workerConcurrency must be an integer from 2 to 1000/],
-    [{ workerConcurrency: '2.5' }, /workerConcurrency must be an integer/],
-    [{ workerConcurrency: 'many' }, /workerConcurrency must be an integer.*got "many"/],
-    [{ webhookConcurrency: '33' }, /webhookConcurrency must be an integer from 34 to 10000/],
-    [{ webhookConcurrency: '' }, /webhookConcurrency must be an integer/],
-    [{ reserveWebhookConcurrency: 'no' }, /reserveWebhookConcurrency must be true or false/],
-    [{ alarmEmail: 'ops' }, /alarmEmail must be one email address.*got "ops"/],
-    [{ alarmEmail: 'a@example.com,b@example.com' }, /alarmEmail must be one email address/],
-  ])('refuses %o with a message naming the key', async (context, message) => {
-    const bundleDir = await tempDir('switchboard-bundle-');
-    const outdir = await tempDir('switchboard-cdk-');
-    await expect(buildApp(new App({ outdir, context }), { bundleDir })).rejects.toThrow(message);
   });
 });

@@ -117,7 +117,20 @@ export function actionEntryName(entry: z.infer<typeof ActionEntry>): string {
   return typeof entry === 'string' ? entry : (Object.keys(entry)[0] ?? '');
 }
 
+/**
+ * Rasa's conversation sessions: after `session_expiration_time` minutes without a user message
+ * (0: never), the next message starts a new session; `carry_over_slots_to_new_session` keeps
+ * the slots' values into it. `start_session_after_expiry: false` (Rasa 3.16) starts none.
+ */
+export const SessionConfig = strictObject({
+  session_expiration_time: z.number().min(0).optional(),
+  carry_over_slots_to_new_session: z.boolean().optional(),
+  start_session_after_expiry: z.boolean().optional(),
+});
+export type SessionConfig = z.infer<typeof SessionConfig>;
+
 export const DomainFile = strictObject({
+  session_config: SessionConfig.optional(),
   intents: z.array(IntentEntry).default([]),
   actions: z.array(ActionEntry).default([]),
   slots: z.record(z.string(), SlotDefinition).default({}),

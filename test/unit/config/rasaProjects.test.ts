@@ -150,7 +150,6 @@ describe('Rasa projects load unchanged', () => {
       ...BASE_PROJECT,
       'config.yml': `recipe: default.v1\nlanguage: en\n${BASE_PROJECT['config.yml']}`,
       'endpoints.yml': `tracing:\n  - type: langfuse\n${BASE_PROJECT['endpoints.yml']}`,
-      'domain.yml': `session_config:\n  session_expiration_time: 60\n${BASE_PROJECT['domain.yml']}`,
       'data/a.yml': 'nlu: []\n',
       'data/b.yml': 'stories: []\n',
       'data/c.yml': 'rules: []\n',
@@ -167,7 +166,6 @@ describe('Rasa projects load unchanged', () => {
     expect(runs[0]).toEqual([
       'note: config.yml: not used by Switchboard, ignored: recipe, language',
       "note: data/a.yml:1:1: Switchboard runs CALM flows, not Rasa's NLU: nlu, stories, rules data are not used (data/a.yml, data/b.yml, data/c.yml)",
-      'note: domain.yml:1:1: session_config: not used: a conversation is one session until it is restarted; sessions do not expire',
       'note: endpoints.yml:1:1: tracing: not used: the deployed functions trace with AWS X-Ray',
     ]);
   });

@@ -147,12 +147,12 @@ describe('custom actions with what a Rasa action server answers', () => {
     const { c, contexts } = await serverConversation({ action_check: {} });
     await c.say('my balance please');
     const context = contexts[0]?.context;
-    // The session started first; the action sees its own flow start last.
+    // The session started before the message, as in Rasa; the action sees its own flow start last.
     expect(context?.events?.map((e) => e.event)).toEqual([
+      'session_started',
       'user',
       'flow_started',
       'action',
-      'session_started',
       'flow_completed',
       'flow_started',
     ]);
