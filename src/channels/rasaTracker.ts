@@ -96,7 +96,7 @@ export function rasaTrackerState(source: TrackerSource): RasaTrackerState {
  * Rasa's `data`, a stack event's frames beside Rasa's `update`). A stack event's `update` is a
  * JSON patch that replaces the whole stack, which Rasa applies as it applies its own patches.
  */
-export function trackerEvent(event: DialogueEvent, channel: string): TrackerEvent {
+function trackerEvent(event: DialogueEvent, channel: string): TrackerEvent {
   const rasa =
     event.event === 'stack'
       ? { event: 'stack', timestamp: event.timestamp, update: stackPatch(event.stack) }
