@@ -237,19 +237,22 @@ describe('custom actions on a Rasa action server', () => {
     expect(logs.join('\n')).toContain('error action server call failed');
   });
 
-  it('try a 503 answer again, with the same idempotency key, and take the next answer', async () => {
-    server.action('action_check_balance', () =>
-      answer([{ event: 'slot', name: 'balance', value: 7 }]),
-    );
-    const before = server.calls.length;
-    server.next({ status: 503, body: { error: 'busy' } });
-    expect(await actions.run('action_check_balance', actionContext())).toEqual({
-      slots: { balance: 7 },
-    });
-    const tries = server.calls.slice(before);
-    expect(tries).toHaveLength(2);
-    expect(tries[0]?.headers['idempotency-key']).toBe(tries[1]?.headers['idempotency-key']);
-  });
+  it.each([408, 429, 503])(
+    'try a %i answer again, with the same idempotency key, and take the next answer',
+    async (status) => {
+      server.action('action_check_balance', () =>
+        answer([{ event: 'slot', name: 'balance', value: 7 }]),
+      );
+      const before = server.calls.length;
+      server.next({ status, body: { error: 'busy' } });
+      expect(await actions.run('action_check_balance', actionContext())).toEqual({
+        slots: { balance: 7 },
+      });
+      const tries = server.calls.slice(before);
+      expect(tries).toHaveLength(2);
+      expect(tries[0]?.headers['idempotency-key']).toBe(tries[1]?.headers['idempotency-key']);
+    },
+  );
 
   it('give up after max_retries failing answers, as worth another try later', async () => {
     const before = server.calls.length;

@@ -81,6 +81,14 @@ responses:
     description: Take time.
     steps:
       - call: slowpoke
+  book_both:
+    description: Book an appointment, one slot after the other.
+    steps:
+      - call: booker
+        exit_if:
+          - slots.dealer_name is not null
+          - slots.appointment_time is not null
+      - action: utter_booked
   paint:
     description: Choose a color.
     steps:
@@ -412,6 +420,43 @@ describe('ReAct sub agents', () => {
     expect(sent(0)[0]?.content).toContain("['dealer_name', 'appointment_time']");
   }, 30_000);
 
+  it('goes on until every exit_if condition holds, not just one of them', async () => {
+    const rt = await agentRuntime();
+    model.reply(
+      { toolCalls: [{ name: 'set_slot_dealer_name', arguments: { slot_value: 'Autohaus Nord' } }] },
+      {
+        toolCalls: [
+          { name: 'set_slot_appointment_time', arguments: { slot_value: 'Friday 10:00' } },
+        ],
+      },
+    );
+    expect(await say(rt, 'both', 'book me in', 'start flow book_both')).toEqual([
+      'Booked at Autohaus Nord for Friday 10:00.',
+      'Can I help you with anything else?',
+    ]);
+    expect(model.requests).toHaveLength(2);
+    model.verify();
+  }, 30_000);
+
+  it('lets a task-specific agent set only the slots of its exit_if', async () => {
+    const rt = await agentRuntime();
+    model.reply(
+      { toolCalls: [{ name: 'set_slot_dealer_name', arguments: { slot_value: 'Sneaky' } }] },
+      { toolCalls: [{ name: 'set_slot_color', arguments: { slot_value: 'red' } }] },
+    );
+    expect(await say(rt, 'painter', 'paint it', 'start flow paint')).toEqual([
+      'Painted red.',
+      'Can I help you with anything else?',
+    ]);
+    expect(request(0).tools.map((t) => t.function.name)).not.toContain('set_slot_dealer_name');
+    const refused = sent(1).find((m) => m.role === 'tool');
+    expect(String(refused?.content)).toContain('set_slot_dealer_name');
+    const slots = (await rt.store.readEvents('painter')).filter(
+      (e) => e.event.event === 'slot' && e.event.name === 'dealer_name',
+    );
+    expect(slots).toEqual([]);
+  }, 30_000);
+
   it("tells the model when a value does not fit a categorical slot, and takes the corrected one in the slot's spelling", async () => {
     const rt = await agentRuntime();
     model.reply(
@@ -738,7 +783,7 @@ describe('ReAct sub agents', () => {
     expect(request(0)).toMatchObject({ stream: false });
   }, 30_000);
 
-  it('runs the tool calls of one answer at the same time', async () => {
+  it('runs the tool calls of one answer at the same time, each under its own idempotency key', async () => {
     const rt = await agentRuntime();
     model.reply(
       {
@@ -755,7 +800,26 @@ describe('ReAct sub agents', () => {
         .filter((m) => m.role === 'tool')
         .map((m) => m.content),
     ).toEqual(['together', 'together']);
+    // A server that drops repeated calls must not take the second for a repeat of the first.
+    const keys = mcp.calls.map((c) => c.meta[IDEMPOTENCY_KEY_META]);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(2);
   }, 30_000);
+
+  it('ends a run that makes 30 model calls without finishing', async () => {
+    const rt = await agentRuntime();
+    model.reply(
+      ...Array.from({ length: 30 }, (_, i) => ({
+        toolCalls: [{ name: 'echo', arguments: { text: `round ${i + 1}` } }],
+      })),
+    );
+    expect(await say(rt, 'endless', 'go', 'start flow research')).toEqual([INTERNAL_ERROR]);
+    expect(model.requests).toHaveLength(30);
+    expect(mcp.calls).toHaveLength(30);
+    expect(await internalErrorReasons(rt, 'endless')).toEqual([
+      'researcher made 30 model calls without finishing',
+    ]);
+  }, 60_000);
 
   it('fails the flow once a model that stays unavailable has had its retries', async () => {
     const rt = await agentRuntime();

@@ -105,23 +105,26 @@ describe('OpenAiChatModel', () => {
     await expect(model.complete({ messages: HELLO })).resolves.toEqual({ content: '' });
   });
 
-  it.each([429, 500])('turns HTTP %i into an LlmRequestError with the status', async (status) => {
-    server.reply({ status, message: 'try later' });
-    const model = new OpenAiChatModel({
-      model: 'gpt-test',
-      baseURL: server.url,
-      apiKey: 'sk-x',
-      maxRetries: 0,
-    });
+  it.each([429, 500])(
+    'turns HTTP %i into an LlmRequestError with the status, worth another try',
+    async (status) => {
+      server.reply({ status, message: 'try later' });
+      const model = new OpenAiChatModel({
+        model: 'gpt-test',
+        baseURL: server.url,
+        apiKey: 'sk-x',
+        maxRetries: 0,
+      });
 
-    const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
+      const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(LlmRequestError);
-    expect(error).toMatchObject({ name: 'LlmRequestError', status });
-    expect(String((error as Error).message)).toContain(`HTTP ${status}`);
-    expect((error as Error).cause).toBeInstanceOf(OpenAI.APIError);
-    expect(server.requests).toHaveLength(1);
-  });
+      expect(error).toBeInstanceOf(LlmRequestError);
+      expect(error).toMatchObject({ name: 'LlmRequestError', status, transient: true });
+      expect(String((error as Error).message)).toContain(`HTTP ${status}`);
+      expect((error as Error).cause).toBeInstanceOf(OpenAI.APIError);
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 
   it('keeps the API key out of the error message when the server echoes it', async () => {
     server.reply({ status: 401, message: 'Incorrect API key provided: sk-secret-value' });
@@ -135,6 +138,7 @@ describe('OpenAiChatModel', () => {
     const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(LlmRequestError);
+    expect(error).toMatchObject({ status: 401, transient: false });
     expect((error as Error).message).toContain('HTTP 401');
     expect((error as Error).message).not.toContain('sk-secret-value');
   });

@@ -40,19 +40,34 @@ describe('MCP servers over the legacy SSE transport', () => {
     expect(server.echoed).toEqual(['one', 'two']);
   });
 
-  it('reports a 503 from an SSE server as unavailable, worth another try', async () => {
+  it.each([
+    {
+      status: 429,
+      kind: McpUnavailableError,
+      transient: true,
+      as: 'unavailable, worth another try',
+    },
+    {
+      status: 503,
+      kind: McpUnavailableError,
+      transient: true,
+      as: 'unavailable, worth another try',
+    },
+    { status: 403, kind: McpRequestError, transient: false, as: 'a failed request, not to retry' },
+  ])('reports HTTP $status from an SSE server as $as', async ({ status, kind, transient }) => {
     const server = await startSseTestServer();
     open.push(server);
     const connection = connectionTo(server.url);
     await connection.callTool({ name: 'echo', arguments: { text: 'one' } });
 
-    server.failPosts(503, 1);
+    server.failPosts(status, 1);
     const failure = await connection
-      .callTool({ name: 'echo', arguments: { text: 'two' } })
+      .callTool({ name: 'echo', arguments: { text: 'two' } }, { maxRetries: 0 })
       .catch((e: unknown) => e);
 
-    expect(failure).toBeInstanceOf(McpUnavailableError);
-    expect(String(failure)).toContain('the server answered HTTP 503');
+    expect(failure).toBeInstanceOf(kind);
+    expect(failure).toMatchObject({ transient });
+    expect(String(failure)).toContain(`the server answered HTTP ${status}`);
   });
 });
 
