@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import {
-  AgentInput,
   type AgentOutput,
   AgentSlotEvent,
   type Assistant,
@@ -17,7 +16,7 @@ import {
   type ReactSubAgent,
 } from '../assistant/index.js';
 import { coerceSlotValue } from '../dialogue/index.js';
-import { ToolCall, ToolChatMessage, type ToolChatPort, type ToolDefinition } from '../llm/index.js';
+import type { ToolCall, ToolChatMessage, ToolChatPort, ToolDefinition } from '../llm/index.js';
 import { MAX_TOOL_RESULT_CHARS, type McpAgentTools, runPreCallHook } from '../mcp/index.js';
 import { isTransient, retryAfterOf, SwitchboardError, within } from '../resilience/index.js';
 import type { AgentRunner, StepContext, StepResult } from '../runtime/index.js';
@@ -28,6 +27,7 @@ import {
   TASK_COMPLETED,
   TASK_COMPLETED_RESULT,
 } from './builtinTools.js';
+import { fitRecord } from './fitRecord.js';
 import { historyMessages } from './history.js';
 import { agentTemplate, renderPrompt } from './prompts.js';
 import type {
@@ -43,45 +43,7 @@ import {
   McpTaskAgent,
   type ReactAgentClass,
 } from './reactAgent.js';
-
-/** Model calls one run may make before it is stopped as a runaway loop. */
-export const MAX_MODEL_CALLS = 30;
-/** Bytes a run's data may take in its record (a store item holds 400 KB); see `fitRecord`. */
-export const MAX_RUN_BYTES = 300_000;
-/** What replaces a tool result left out to keep a run's record small. */
-export const OMITTED_RESULT = '[this earlier tool result was left out to keep the run small]';
-
-const ToolResultRecord = z.object({
-  callId: z.string(),
-  toolName: z.string(),
-  isError: z.boolean(),
-});
-
-/** A ReAct run's data between its steps (stored in the run's record). */
-export const ReactRunData = z.object({
-  agentId: z.string(),
-  input: AgentInput,
-  /** Whether `processInput` has run on `input`. */
-  inputReady: z.boolean(),
-  exitIf: z.array(z.string()).optional(),
-  resumed: z.boolean(),
-  restarted: z.boolean(),
-  /** When the run was started (ms since the epoch): `configuration.timeout` counts from it. */
-  startedAt: z.number().optional(),
-  modelCalls: z.number().int().min(0),
-  /** The run's own messages after the system prompt and the history: answers and tool results. */
-  messages: z.array(ToolChatMessage),
-  /** Tool calls the next step runs. */
-  pending: z.array(ToolCall).optional(),
-  /** The closing line that came with `task_completed` ('' for none), once it was called. */
-  completedWith: z.string().optional(),
-  /** Whether the next step is the closing call `task_completed` without text needs. */
-  closing: z.boolean().optional(),
-  /** The slot events of the run so far, one per slot (returned with the output). */
-  events: z.array(AgentSlotEvent),
-  results: z.array(ToolResultRecord),
-});
-export type ReactRunData = z.infer<typeof ReactRunData>;
+import { MAX_MODEL_CALLS, ReactRunData } from './runData.js';
 
 export interface ReactRunnerOptions {
   readonly assistant: Assistant;
@@ -685,30 +647,6 @@ function toolResultOf(toolName: string, answer: unknown): AgentToolResult {
     ...(isError ? { isError } : {}),
     ...(errorMessage != null ? { errorMessage } : {}),
   };
-}
-
-/**
- * The run's data, small enough for its record: the oldest tool results are left out first; a run
- * whose record still outgrows the bound (huge answers or slot values) cannot go on.
- */
-export function fitRecord(data: ReactRunData): ReactRunData {
-  const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-  let size = bytes(data);
-  if (size <= MAX_RUN_BYTES) return data;
-  const messages = [...data.messages];
-  for (let i = 0; i < messages.length && size > MAX_RUN_BYTES; i++) {
-    const message = messages[i];
-    if (message?.role !== 'tool' || message.content === OMITTED_RESULT) continue;
-    size -= bytes(message.content) - bytes(OMITTED_RESULT);
-    messages[i] = { ...message, content: OMITTED_RESULT };
-  }
-  const fitted = { ...data, messages };
-  if (bytes(fitted) > MAX_RUN_BYTES) {
-    throw new Error(
-      `the run's data outgrew ${MAX_RUN_BYTES} bytes even without its earlier tool results (the model's answers or the slots set are too large)`,
-    );
-  }
-  return fitted;
 }
 
 /** A custom tool's result as long as an MCP tool's may be. */
