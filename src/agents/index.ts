@@ -34,6 +34,7 @@ export {
   McpTaskAgent,
   type ReactAgentClass,
 } from './reactAgent.js';
-export { ReactRunner, type ReactRunnerOptions } from './reactRunner.js';
+export { ReactRunner } from './reactRunner.js';
 export { MAX_MODEL_CALLS, MAX_RUN_BYTES, OMITTED_RESULT, ReactRunData } from './runData.js';
 export { AgentModuleError, agentRunners, loadAgentClasses, projectAgents } from './runners.js';
+export type { ReactRunnerOptions } from './stepState.js';
