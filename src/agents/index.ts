@@ -10,6 +10,7 @@ export {
   TASK_COMPLETED_RESULT,
 } from './builtinTools.js';
 export { TemplateDateTime } from './dateTime.js';
+export { fitRecord } from './fitRecord.js';
 export { PREVIOUS_RUN_END, PREVIOUS_RUN_MARK } from './history.js';
 export {
   agentTemplate,
@@ -33,13 +34,7 @@ export {
   McpTaskAgent,
   type ReactAgentClass,
 } from './reactAgent.js';
-export {
-  fitRecord,
-  MAX_MODEL_CALLS,
-  MAX_RUN_BYTES,
-  OMITTED_RESULT,
-  ReactRunData,
-  ReactRunner,
-  type ReactRunnerOptions,
-} from './reactRunner.js';
+export { ReactRunner } from './reactRunner.js';
+export { MAX_MODEL_CALLS, MAX_RUN_BYTES, OMITTED_RESULT, ReactRunData } from './runData.js';
 export { AgentModuleError, agentRunners, loadAgentClasses, projectAgents } from './runners.js';
+export type { ReactRunnerOptions } from './stepState.js';

@@ -26,4 +26,4 @@ export {
 } from './redact.js';
 export { parseRetryAfter } from './retryAfter.js';
 export { timeoutSignal } from './timeoutSignal.js';
-export { type WithinLimits, within } from './within.js';
+export { earliest, type WithinLimits, within } from './within.js';

@@ -39,3 +39,10 @@ export function within<T>(promise: Promise<T>, limits: WithinLimits): Promise<T>
     promise.then(end(resolve), end(reject));
   });
 }
+
+/** The earlier of two deadlines (ms since the epoch), either of which may be unset. */
+export function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.min(a, b);
+}

@@ -1,0 +1,158 @@
+/**
+ * The model phases of a ReAct step: the call that answers or asks for tools, and the closing
+ * call without tools that gets the closing line `task_completed` came without.
+ */
+import type { ToolChatMessage, ToolChatPort, ToolDefinition } from '../llm/index.js';
+import { SwitchboardError } from '../resilience/index.js';
+import { exitSlots, setSlotTool, TASK_COMPLETED } from './builtinTools.js';
+import { historyMessages } from './history.js';
+import { agentTemplate, renderPrompt } from './prompts.js';
+import type { AgentStepResult } from './protocol.js';
+import { McpOpenAgent } from './reactAgent.js';
+import { MAX_MODEL_CALLS } from './runData.js';
+import type { StepState } from './stepState.js';
+
+/**
+ * The model answered with neither text nor a tool call: worth another try.
+ * Code `MODEL_ANSWER_EMPTY`, transient.
+ */
+class EmptyAnswerError extends SwitchboardError {
+  override readonly name = 'EmptyAnswerError';
+  override readonly code = 'MODEL_ANSWER_EMPTY';
+  constructor(message: string) {
+    super(message, { transient: true });
+  }
+}
+
+/** Calls the model with the agent's tools; tool calls it asks for are left for the next step. */
+export async function modelCall(step: StepState): Promise<AgentStepResult> {
+  if (step.data.modelCalls >= MAX_MODEL_CALLS) {
+    throw new Error(`${step.config.name} made ${MAX_MODEL_CALLS} model calls without finishing`);
+  }
+  const tools = await toolDefinitions(step);
+  const answer = await modelOf(step).chat({
+    messages: [...conversation(step), ...step.data.messages],
+    tools,
+    toolChoice: 'auto',
+    signal: step.context.signal,
+    ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
+    // Text that comes with tool calls is shown only as a filler: without fillers, no preview.
+    ...(step.config.configuration.enable_filler_messages ? streaming(step) : {}),
+  });
+  if (step.context.signal.aborted) throw step.context.signal.reason;
+  const content = answer.content.trim();
+  step.data = { ...step.data, modelCalls: step.data.modelCalls + 1 };
+  if (answer.toolCalls.length === 0) {
+    if (!content)
+      throw new EmptyAnswerError('the model answered with neither text nor a tool call');
+    return {
+      messages: [],
+      output: step.output('input_required', { responseMessage: content }),
+    };
+  }
+  const toolCalls = answer.toolCalls.map((call, i) => ({
+    ...call,
+    id: call.id || `call_${step.data.modelCalls}_${i}`,
+  }));
+  const completes = step.agent.kind === 'open' && toolCalls.some((c) => c.name === TASK_COMPLETED);
+  step.data = {
+    ...step.data,
+    messages: [...step.data.messages, { role: 'assistant', content: answer.content, toolCalls }],
+    pending: toolCalls,
+    ...(completes ? { completedWith: content } : {}),
+  };
+  // With task_completed the text is the closing line, said when the run ends; else a filler.
+  const filler = !completes && content && step.config.configuration.enable_filler_messages;
+  return {
+    messages: filler
+      ? [{ text: content, metadata: { filler: true, agent_id: step.config.name } }]
+      : [],
+  };
+}
+
+/** Calls the model once more, without tools, for the run's closing line. */
+export async function closingCall(step: StepState): Promise<AgentStepResult> {
+  const instruction =
+    step.agent instanceof McpOpenAgent
+      ? step.agent.getSystemMessageForEmptyContentAtTaskCompletion()
+      : undefined;
+  const tools = await toolDefinitions(step);
+  const answer = await modelOf(step).chat({
+    messages: [...conversation(step), ...step.data.messages, ...(instruction ? [instruction] : [])],
+    tools,
+    toolChoice: 'none',
+    signal: step.context.signal,
+    ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
+    ...streaming(step),
+  });
+  if (step.context.signal.aborted) throw step.context.signal.reason;
+  step.data = { ...step.data, modelCalls: step.data.modelCalls + 1, closing: false };
+  const content = answer.content.trim();
+  return {
+    messages: [],
+    output: step.output('completed', content ? { responseMessage: content } : {}),
+  };
+}
+
+async function toolDefinitions(step: StepState): Promise<ToolDefinition[]> {
+  const mcp = await step.options.tools(step.config).list({
+    signal: step.context.signal,
+    ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
+    maxRetries: step.config.configuration.max_retries,
+  });
+  const definitions: ToolDefinition[] = mcp.map((tool) => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters: tool.inputSchema,
+    },
+  }));
+  for (const custom of step.agent.getCustomToolDefinitions()) {
+    definitions.push({ type: custom.type, function: custom.function });
+  }
+  if (step.agent instanceof McpOpenAgent) definitions.push(step.agent.getTaskCompletedTool());
+  if (step.agent.kind === 'task') {
+    for (const slot of exitSlots(step.data.exitIf ?? [])) {
+      definitions.push(setSlotTool(slot, step.options.assistant.slots[slot]));
+    }
+  }
+  return definitions;
+}
+
+/** The system prompt, then the recent conversation. */
+function conversation(step: StepState): ToolChatMessage[] {
+  const { configuration } = step.config;
+  const kind = step.agent.kind;
+  const lastRequest = step.data.input.metadata.last_message;
+  const system = renderPrompt(agentTemplate(step.config, kind), {
+    description: step.config.description,
+    ...(kind === 'task' ? { slotNames: exitSlots(step.data.exitIf ?? []) } : {}),
+    slots: step.scope,
+    ...(configuration.include_date_time ? { now: step.now() } : {}),
+    timezone: configuration.timezone,
+    enableFillerMessages: configuration.enable_filler_messages,
+    resumedAfterInterruption: step.data.resumed,
+    ...(step.data.resumed && typeof lastRequest === 'string'
+      ? { resumedLastRequest: lastRequest }
+      : {}),
+    restarted: step.data.restarted,
+  });
+  return [
+    { role: 'system', content: system },
+    ...historyMessages(step.data.input, step.config.name, {
+      restarted: step.data.restarted,
+      resumed: step.data.resumed,
+    }),
+  ];
+}
+
+/** Streams the model's text to the channel when it shows previews; else one answer at once. */
+function streaming(step: StepState): { onTextDelta?: (delta: string) => void } {
+  const { preview } = step.context;
+  return preview ? { onTextDelta: preview } : {};
+}
+
+function modelOf(step: StepState): ToolChatPort {
+  return step.options.models(step.config.configuration.llm);
+}
