@@ -14,13 +14,7 @@ import type {
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { z } from 'zod';
-import {
-  type A2ASubAgent,
-  AgentInput,
-  type AgentOutput,
-  type Assistant,
-} from '../assistant/index.js';
+import type { A2ASubAgent, AgentInput, AgentOutput, Assistant } from '../assistant/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import type { PreCallHook } from '../extensions/index.js';
 import { runPreCallHook } from '../mcp/index.js';
@@ -38,6 +32,7 @@ import { A2AConnection, type CallScope, isTask } from './connection.js';
 import { A2AUnavailableError } from './errors.js';
 import { outgoingMessage, outputOfMessage, outputOfTask, phaseOf, textOf } from './messages.js';
 import { PushUpdate, pushToken, pushUrl } from './push.js';
+import { A2ARunData } from './runData.js';
 
 /** Status messages remembered as shown, so a repeated update or poll shows none twice. */
 const SHOWN_KEPT = 20;
@@ -47,25 +42,6 @@ export const STREAM_FLUSH_MS = 300;
 export const STREAM_WINDOW_MS = 10_000;
 /** The longest pause between two polls. */
 export const MAX_POLL_DELAY_MS = 30_000;
-
-/** An A2A run's data between its steps. */
-export const A2ARunData = z.object({
-  agentId: z.string(),
-  /** The invocation's input; dropped once the message is sent. */
-  input: AgentInput.optional(),
-  /** The id of the run's message (the same on a retried send, so an agent can drop a repeat). */
-  messageId: z.string(),
-  taskId: z.string().optional(),
-  contextId: z.string().optional(),
-  /** When the run began waiting for its task (ms since the epoch). */
-  waitingSince: z.number().optional(),
-  polls: z.number().int().min(0),
-  /** Whether the agent was given a push URL for the task. */
-  push: z.boolean(),
-  /** Ids of the agent's status messages already shown, newest last. */
-  shown: z.array(z.string()),
-});
-export type A2ARunData = z.infer<typeof A2ARunData>;
 
 export interface A2ARunnerOptions {
   readonly assistant: Assistant;
