@@ -7,41 +7,37 @@
  */
 
 import type {
-  Message,
   SendMessageRequest,
   StreamResponse,
   Task,
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import type { A2ASubAgent, AgentInput, AgentOutput, Assistant } from '../assistant/index.js';
+import type { A2ASubAgent, AgentInput, Assistant } from '../assistant/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import type { PreCallHook } from '../extensions/index.js';
 import { runPreCallHook } from '../mcp/index.js';
-import { backoffDelay, type Logger } from '../resilience/index.js';
+import type { Logger } from '../resilience/index.js';
 import type {
   AgentRunner,
   CancelScope,
   CancelTarget,
   SecretStore,
   StepContext,
-  StepResult,
 } from '../runtime/index.js';
 import { A2AAgent, type A2AAgentClass } from './agent.js';
 import { A2AConnection, type CallScope, isTask } from './connection.js';
 import { A2AUnavailableError } from './errors.js';
-import { outgoingMessage, outputOfMessage, outputOfTask, phaseOf, textOf } from './messages.js';
+import { outgoingMessage, outputOfMessage, outputOfTask, phaseOf } from './messages.js';
+import { done, fatal, finish, newStatusMessage, onTask, waitFor } from './outcomes.js';
 import { PushUpdate, pushToken, pushUrl } from './push.js';
 import { A2ARunData } from './runData.js';
+import type { A2AStep, A2AStepResult } from './step.js';
 
-/** Status messages remembered as shown, so a repeated update or poll shows none twice. */
-const SHOWN_KEPT = 20;
 /** How long a stream is read once the agent has said something, before it is shown. */
 export const STREAM_FLUSH_MS = 300;
 /** How long a step reads a stream at most; then the run waits for a push or polls. */
 export const STREAM_WINDOW_MS = 10_000;
-/** The longest pause between two polls. */
-export const MAX_POLL_DELAY_MS = 30_000;
 
 export interface A2ARunnerOptions {
   readonly assistant: Assistant;
@@ -58,8 +54,6 @@ export interface A2ARunnerOptions {
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
 }
-
-type Step = StepResult<A2ARunData>;
 
 /** Runs A2A agents one exchange, poll or pushed update per job. */
 export class A2ARunner implements AgentRunner<A2ARunData> {
@@ -83,12 +77,20 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     };
   }
 
-  async step(data: A2ARunData, context: StepContext): Promise<Step> {
+  async step(data: A2ARunData, context: StepContext): Promise<A2AStepResult> {
     const agent = this.agentOf(data.agentId);
     const connection = this.connection(agent);
     const scope: CallScope = {
       signal: context.signal,
       ...(context.deadline !== undefined ? { deadline: context.deadline } : {}),
+    };
+    const step: A2AStep = {
+      agent,
+      connection,
+      context,
+      scope,
+      custom: () => this.customOf(agent),
+      now: this.now,
     };
     try {
       try {
@@ -100,10 +102,10 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
           agent: agent.name,
           reason,
         });
-        return this.done(data, fatal(data, `the health check failed: ${reason}`));
+        return done(data, fatal(data, `the health check failed: ${reason}`));
       }
-      if (data.input) return await this.send(agent, connection, data, data.input, context, scope);
-      return await this.wait(agent, connection, data, context, scope);
+      if (data.input) return await this.send(step, data, data.input);
+      return await this.wait(step, data);
     } catch (error) {
       if (context.signal.aborted) throw error;
       const failure = connection.failure(error);
@@ -112,7 +114,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         agent: agent.name,
         reason: failure.message,
       });
-      return this.done(data, fatal(data, failure.message));
+      return done(data, fatal(data, failure.message));
     }
   }
 
@@ -138,15 +140,9 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
   }
 
   /** The first step: the message goes out; the answer, or the task's first updates, come back. */
-  private async send(
-    agent: A2ASubAgent,
-    connection: A2AConnection,
-    data: A2ARunData,
-    raw: AgentInput,
-    context: StepContext,
-    scope: CallScope,
-  ): Promise<Step> {
-    const input = await this.customOf(agent).processInput(raw);
+  private async send(step: A2AStep, data: A2ARunData, raw: AgentInput): Promise<A2AStepResult> {
+    const { agent, connection, context, scope } = step;
+    const input = await step.custom().processInput(raw);
     const hook = agent.configuration.pre_call_hook;
     const hookFn = hook ? this.options.hooks?.[hook] : undefined;
     const credentials =
@@ -171,14 +167,14 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     };
     const sent: A2ARunData = { ...without(data, 'input'), push: push !== undefined };
     if (card.capabilities?.streaming) {
-      return this.readStream(agent, client, connection, sent, request, scope);
+      return this.readStream(step, client, sent, request);
     }
     const answer = await client.sendMessage(
       request,
       await connection.requestOptions(scope, client),
     );
-    if (!isTask(answer)) return this.finish(agent, sent, outputOfMessage(context.runId, answer));
-    return this.onTask(agent, { ...sent, ...idsOf(answer) }, answer, context.runId, []);
+    if (!isTask(answer)) return finish(step, sent, outputOfMessage(context.runId, answer));
+    return onTask(step, { ...sent, ...idsOf(answer) }, answer, context.runId, []);
   }
 
   /**
@@ -187,13 +183,12 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
    * job's deadline ends. Then the run waits for a push or polls.
    */
   private async readStream(
-    agent: A2ASubAgent,
+    step: A2AStep,
     client: Client,
-    connection: A2AConnection,
     data: A2ARunData,
     request: SendMessageRequest,
-    scope: CallScope,
-  ): Promise<Step> {
+  ): Promise<A2AStepResult> {
+    const { agent, connection, scope } = step;
     const stop = new AbortController();
     const window = Math.min(STREAM_WINDOW_MS, connection.timeoutMs(scope));
     const timer = setTimeout(() => stop.abort(), window);
@@ -212,8 +207,8 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         const payload = (event as StreamResponse).payload;
         if (!payload) continue;
         if (payload.$case === 'message') {
-          return this.finish(
-            agent,
+          return finish(
+            step,
             run,
             outputOfMessage(request.message?.messageId ?? '', payload.value),
           );
@@ -252,9 +247,9 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         if (!task) continue;
         const finished = { ...task, artifacts: [...artifacts.values()] };
         if (phaseOf(finished.status?.state) !== 'working') {
-          return this.onTask(agent, run, finished, request.message?.messageId ?? '', messages);
+          return onTask(step, run, finished, request.message?.messageId ?? '', messages);
         }
-        const said = this.newStatusMessage(run, finished.status?.message);
+        const said = newStatusMessage(run, finished.status?.message);
         if (said) {
           run = said.run;
           messages.push(said.message);
@@ -271,26 +266,21 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     if (!run.taskId) {
       throw new A2AUnavailableError(agent.name, 'the stream ended before the agent named its task');
     }
-    return this.waitFor(agent, run, messages);
+    return waitFor(step, run, messages);
   }
 
   /** A later step: a pushed update, or a poll. */
-  private async wait(
-    agent: A2ASubAgent,
-    connection: A2AConnection,
-    data: A2ARunData,
-    context: StepContext,
-    scope: CallScope,
-  ): Promise<Step> {
-    if (!data.taskId) return this.done(data, fatal(data, 'the run has no task to wait for'));
+  private async wait(step: A2AStep, data: A2ARunData): Promise<A2AStepResult> {
+    const { agent, connection, context, scope } = step;
+    if (!data.taskId) return done(data, fatal(data, 'the run has no task to wait for'));
     const pushed = context.update === undefined ? undefined : PushUpdate.safeParse(context.update);
     if (pushed?.success) {
       const update = pushed.data;
       // Another task's notification (a forged or stray one) changes nothing.
-      if (update.task_id !== data.taskId) return this.waitFor(agent, data, []);
+      if (update.task_id !== data.taskId) return waitFor(step, data, []);
       if (update.state !== undefined && phaseOf(update.state) === 'working') {
         const said = update.message
-          ? this.newStatusMessage(data, {
+          ? newStatusMessage(data, {
               messageId: update.message.id,
               parts: [
                 {
@@ -302,7 +292,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
               ],
             })
           : undefined;
-        return this.waitFor(agent, said?.run ?? data, said ? [said.message] : []);
+        return waitFor(step, said?.run ?? data, said ? [said.message] : []);
       }
     }
     const client = await connection.client(scope);
@@ -312,89 +302,12 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     );
     const polled = { ...data, polls: data.polls + (pushed ? 0 : 1) };
     const output = outputOfTask(context.runId, task);
-    if (output) return this.finish(agent, polled, output);
-    const said = this.newStatusMessage(polled, task.status?.message);
+    if (output) return finish(step, polled, output);
+    const said = newStatusMessage(polled, task.status?.message);
     // A task given up on is cancelled, so that it does not go on for nobody.
     const giveUp = () =>
       this.cancel({ agent, conversationId: context.conversationId, data }, scope);
-    return this.waitFor(agent, said?.run ?? polled, said ? [said.message] : [], giveUp);
-  }
-
-  /** A task as it stands: its output when it has stopped working, else the run waits on. */
-  private async onTask(
-    agent: A2ASubAgent,
-    data: A2ARunData,
-    task: Task,
-    id: string,
-    messages: BotMessage[],
-  ): Promise<Step> {
-    const output = outputOfTask(id, task);
-    if (output) return this.finish(agent, data, output, messages);
-    const said = this.newStatusMessage(data, task.status?.message);
-    return this.waitFor(agent, said?.run ?? data, said ? [...messages, said.message] : messages);
-  }
-
-  /** Waits for the task: a push (polled now and then), or polls with backoff until the limit. */
-  private async waitFor(
-    agent: A2ASubAgent,
-    data: A2ARunData,
-    messages: BotMessage[],
-    giveUp?: () => Promise<void>,
-  ): Promise<Step> {
-    const now = this.now();
-    const waitingSince = data.waitingSince ?? now;
-    const run = { ...data, waitingSince };
-    const config = agent.configuration;
-    const limitMs = config.max_polling_time * 1000;
-    if (run.push) {
-      // The push finishes the run; a poll now and then covers a notification that never came.
-      return { data: run, messages, next: { type: 'continue', delayMs: limitMs } };
-    }
-    const waited = now - waitingSince;
-    if (waited >= limitMs) {
-      await giveUp?.();
-      return this.done(
-        run,
-        fatal(
-          run,
-          `the agent's task did not finish within max_polling_time (${config.max_polling_time} s)`,
-        ),
-        messages,
-      );
-    }
-    const schedule = { baseMs: config.polling_initial_delay * 1000, maxMs: MAX_POLL_DELAY_MS };
-    const delayMs = Math.max(1, Math.min(backoffDelay(schedule, run.polls + 1), limitMs - waited));
-    return { data: run, messages, next: { type: 'continue', delayMs } };
-  }
-
-  /** Ends the run with the agent's answer, through the agent class's `processOutput`. */
-  private async finish(
-    agent: A2ASubAgent,
-    data: A2ARunData,
-    output: AgentOutput,
-    messages: BotMessage[] = [],
-  ): Promise<Step> {
-    const processed = await this.customOf(agent).processOutput(output);
-    return this.done(data, processed, messages);
-  }
-
-  private done(data: A2ARunData, output: AgentOutput, messages: BotMessage[] = []): Step {
-    return { data, messages, next: { type: 'done', output } };
-  }
-
-  /** A status message not shown yet, as a bot message (and the run remembering it). */
-  private newStatusMessage(
-    data: A2ARunData,
-    message: Pick<Message, 'messageId' | 'parts'> | undefined,
-  ): { run: A2ARunData; message: BotMessage } | undefined {
-    const text = textOf(message?.parts);
-    if (!message || !text) return undefined;
-    const key = message.messageId || text;
-    if (data.shown.includes(key)) return undefined;
-    return {
-      run: { ...data, shown: [...data.shown, key].slice(-SHOWN_KEPT) },
-      message: { text, metadata: { intermediate: true, agent_id: data.agentId } },
-    };
+    return waitFor(step, said?.run ?? polled, said ? [said.message] : [], giveUp);
   }
 
   private async pushConfig(
@@ -444,10 +357,6 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     }
     return custom;
   }
-}
-
-function fatal(data: A2ARunData, reason: string): AgentOutput {
-  return { id: data.messageId, status: 'fatal_error', errorMessage: reason };
 }
 
 function idsOf(task: Task): Pick<A2ARunData, 'taskId' | 'contextId'> {
