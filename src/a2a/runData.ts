@@ -3,6 +3,7 @@
  * until it is sent, the task's ids, how long and how often the run has waited, and the status
  * messages already shown.
  */
+import type { Task } from '@a2a-js/sdk';
 import { z } from 'zod';
 import { AgentInput } from '../assistant/index.js';
 
@@ -24,3 +25,11 @@ export const A2ARunData = z.object({
   shown: z.array(z.string()),
 });
 export type A2ARunData = z.infer<typeof A2ARunData>;
+
+/** The ids a task names, as the run keeps them. */
+export function idsOf(task: Task): Pick<A2ARunData, 'taskId' | 'contextId'> {
+  return {
+    ...(task.id ? { taskId: task.id } : {}),
+    ...(task.contextId ? { contextId: task.contextId } : {}),
+  };
+}

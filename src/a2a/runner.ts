@@ -6,15 +6,8 @@
  * next step. Messages the agent sends while it works go to the user at once.
  */
 
-import type {
-  SendMessageRequest,
-  StreamResponse,
-  Task,
-  TaskPushNotificationConfig,
-} from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
+import type { SendMessageRequest, TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { A2ASubAgent, AgentInput, Assistant } from '../assistant/index.js';
-import type { BotMessage } from '../dialogue/index.js';
 import type { PreCallHook } from '../extensions/index.js';
 import { runPreCallHook } from '../mcp/index.js';
 import type { Logger } from '../resilience/index.js';
@@ -27,17 +20,12 @@ import type {
 } from '../runtime/index.js';
 import { A2AAgent, type A2AAgentClass } from './agent.js';
 import { A2AConnection, type CallScope, isTask } from './connection.js';
-import { A2AUnavailableError } from './errors.js';
 import { outgoingMessage, outputOfMessage, outputOfTask, phaseOf } from './messages.js';
 import { done, fatal, finish, newStatusMessage, onTask, waitFor } from './outcomes.js';
 import { PushUpdate, pushToken, pushUrl } from './push.js';
-import { A2ARunData } from './runData.js';
+import { A2ARunData, idsOf } from './runData.js';
 import type { A2AStep, A2AStepResult } from './step.js';
-
-/** How long a stream is read once the agent has said something, before it is shown. */
-export const STREAM_FLUSH_MS = 300;
-/** How long a step reads a stream at most; then the run waits for a push or polls. */
-export const STREAM_WINDOW_MS = 10_000;
+import { readStream } from './stream.js';
 
 export interface A2ARunnerOptions {
   readonly assistant: Assistant;
@@ -167,7 +155,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     };
     const sent: A2ARunData = { ...without(data, 'input'), push: push !== undefined };
     if (card.capabilities?.streaming) {
-      return this.readStream(step, client, sent, request);
+      return readStream(step, client, sent, request);
     }
     const answer = await client.sendMessage(
       request,
@@ -175,98 +163,6 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     );
     if (!isTask(answer)) return finish(step, sent, outputOfMessage(context.runId, answer));
     return onTask(step, { ...sent, ...idsOf(answer) }, answer, context.runId, []);
-  }
-
-  /**
-   * Reads the stream of the first step until the agent answers, asks, or fails; until it has
-   * said something (shown at once, after a short pause for more); or until the window or the
-   * job's deadline ends. Then the run waits for a push or polls.
-   */
-  private async readStream(
-    step: A2AStep,
-    client: Client,
-    data: A2ARunData,
-    request: SendMessageRequest,
-  ): Promise<A2AStepResult> {
-    const { agent, connection, scope } = step;
-    const stop = new AbortController();
-    const window = Math.min(STREAM_WINDOW_MS, connection.timeoutMs(scope));
-    const timer = setTimeout(() => stop.abort(), window);
-    let flush: ReturnType<typeof setTimeout> | undefined;
-    let run = data;
-    let task: Task | undefined;
-    const messages: BotMessage[] = [];
-    const artifacts = new Map<string, Task['artifacts'][number]>();
-    try {
-      const stream = client.sendMessageStream(request, {
-        ...(await connection.requestOptions(scope, client)),
-        // The stream is read for the window, not for a request's timeout.
-        signal: AbortSignal.any([scope.signal, stop.signal]),
-      });
-      for await (const event of stream) {
-        const payload = (event as StreamResponse).payload;
-        if (!payload) continue;
-        if (payload.$case === 'message') {
-          return finish(
-            step,
-            run,
-            outputOfMessage(request.message?.messageId ?? '', payload.value),
-          );
-        }
-        if (payload.$case === 'task') {
-          task = payload.value;
-          for (const artifact of task.artifacts) artifacts.set(artifact.artifactId, artifact);
-          run = { ...run, ...idsOf(task) };
-        } else if (payload.$case === 'artifactUpdate') {
-          const artifact = payload.value.artifact;
-          if (!artifact) continue;
-          const before = artifacts.get(artifact.artifactId);
-          artifacts.set(
-            artifact.artifactId,
-            payload.value.append && before
-              ? { ...before, parts: [...before.parts, ...artifact.parts] }
-              : artifact,
-          );
-          continue;
-        } else if (payload.$case === 'statusUpdate') {
-          const update = payload.value;
-          run = {
-            ...run,
-            taskId: update.taskId || run.taskId,
-            contextId: update.contextId || run.contextId,
-          };
-          task = {
-            id: update.taskId,
-            contextId: update.contextId,
-            status: update.status,
-            artifacts: [],
-            history: [],
-            metadata: undefined,
-          };
-        }
-        if (!task) continue;
-        const finished = { ...task, artifacts: [...artifacts.values()] };
-        if (phaseOf(finished.status?.state) !== 'working') {
-          return onTask(step, run, finished, request.message?.messageId ?? '', messages);
-        }
-        const said = newStatusMessage(run, finished.status?.message);
-        if (said) {
-          run = said.run;
-          messages.push(said.message);
-          flush ??= setTimeout(() => stop.abort(), STREAM_FLUSH_MS);
-        }
-      }
-    } catch (error) {
-      if (scope.signal.aborted || !stop.signal.aborted) throw error;
-    } finally {
-      clearTimeout(timer);
-      clearTimeout(flush);
-    }
-    if (scope.signal.aborted) throw scope.signal.reason;
-    if (!run.taskId) {
-      throw new A2AUnavailableError(agent.name, 'the stream ended before the agent named its task');
-    }
-    return waitFor(step, run, messages);
   }
 
   /** A later step: a pushed update, or a poll. */
@@ -357,13 +253,6 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     }
     return custom;
   }
-}
-
-function idsOf(task: Task): Pick<A2ARunData, 'taskId' | 'contextId'> {
-  return {
-    ...(task.id ? { taskId: task.id } : {}),
-    ...(task.contextId ? { contextId: task.contextId } : {}),
-  };
 }
 
 function without<T extends object, K extends keyof T>(value: T, key: K): Omit<T, K> {
