@@ -20,9 +20,10 @@ import type {
 } from '../runtime/index.js';
 import { A2AAgent, type A2AAgentClass } from './agent.js';
 import { A2AConnection, type CallScope, isTask } from './connection.js';
-import { outgoingMessage, outputOfMessage, outputOfTask, phaseOf } from './messages.js';
-import { done, fatal, finish, newStatusMessage, onTask, waitFor } from './outcomes.js';
-import { PushUpdate, pushToken, pushUrl } from './push.js';
+import { followUp } from './followUp.js';
+import { outgoingMessage, outputOfMessage } from './messages.js';
+import { done, fatal, finish, onTask } from './outcomes.js';
+import { pushToken, pushUrl } from './push.js';
 import { A2ARunData, idsOf } from './runData.js';
 import type { A2AStep, A2AStepResult } from './step.js';
 import { readStream } from './stream.js';
@@ -93,7 +94,9 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         return done(data, fatal(data, `the health check failed: ${reason}`));
       }
       if (data.input) return await this.send(step, data, data.input);
-      return await this.wait(step, data);
+      return await followUp(step, data, () =>
+        this.cancel({ agent, conversationId: context.conversationId, data }, scope),
+      );
     } catch (error) {
       if (context.signal.aborted) throw error;
       const failure = connection.failure(error);
@@ -163,47 +166,6 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     );
     if (!isTask(answer)) return finish(step, sent, outputOfMessage(context.runId, answer));
     return onTask(step, { ...sent, ...idsOf(answer) }, answer, context.runId, []);
-  }
-
-  /** A later step: a pushed update, or a poll. */
-  private async wait(step: A2AStep, data: A2ARunData): Promise<A2AStepResult> {
-    const { agent, connection, context, scope } = step;
-    if (!data.taskId) return done(data, fatal(data, 'the run has no task to wait for'));
-    const pushed = context.update === undefined ? undefined : PushUpdate.safeParse(context.update);
-    if (pushed?.success) {
-      const update = pushed.data;
-      // Another task's notification (a forged or stray one) changes nothing.
-      if (update.task_id !== data.taskId) return waitFor(step, data, []);
-      if (update.state !== undefined && phaseOf(update.state) === 'working') {
-        const said = update.message
-          ? newStatusMessage(data, {
-              messageId: update.message.id,
-              parts: [
-                {
-                  content: { $case: 'text', value: update.message.text },
-                  metadata: undefined,
-                  filename: '',
-                  mediaType: '',
-                },
-              ],
-            })
-          : undefined;
-        return waitFor(step, said?.run ?? data, said ? [said.message] : []);
-      }
-    }
-    const client = await connection.client(scope);
-    const task = await client.getTask(
-      { tenant: '', id: data.taskId },
-      await connection.requestOptions(scope, client),
-    );
-    const polled = { ...data, polls: data.polls + (pushed ? 0 : 1) };
-    const output = outputOfTask(context.runId, task);
-    if (output) return finish(step, polled, output);
-    const said = newStatusMessage(polled, task.status?.message);
-    // A task given up on is cancelled, so that it does not go on for nobody.
-    const giveUp = () =>
-      this.cancel({ agent, conversationId: context.conversationId, data }, scope);
-    return waitFor(step, said?.run ?? polled, said ? [said.message] : [], giveUp);
   }
 
   private async pushConfig(
