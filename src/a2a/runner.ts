@@ -3,13 +3,11 @@
  * per container), sends the user's message (streamed when the card offers it) and maps the answer;
  * a task that is still working when the step ends is waited for without a waiting process: a
  * pushed notification (when the run registered a push URL) or a delayed poll of `GetTask` runs the
- * next step. Messages the agent sends while it works go to the user at once.
+ * next step. Messages the agent sends while it works go to the user at once. The runner sets up
+ * each step; sending, the stream, later steps and how a step ends live in files of their own.
  */
 
-import type { SendMessageRequest, TaskPushNotificationConfig } from '@a2a-js/sdk';
-import type { A2ASubAgent, AgentInput, Assistant } from '../assistant/index.js';
-import type { PreCallHook } from '../extensions/index.js';
-import { runPreCallHook } from '../mcp/index.js';
+import type { A2ASubAgent, Assistant } from '../assistant/index.js';
 import type { Logger } from '../resilience/index.js';
 import type {
   AgentRunner,
@@ -19,26 +17,18 @@ import type {
   StepContext,
 } from '../runtime/index.js';
 import { A2AAgent, type A2AAgentClass } from './agent.js';
-import { A2AConnection, type CallScope, isTask } from './connection.js';
+import { A2AConnection, type CallScope } from './connection.js';
 import { followUp } from './followUp.js';
-import { outgoingMessage, outputOfMessage } from './messages.js';
-import { done, fatal, finish, onTask } from './outcomes.js';
-import { pushToken, pushUrl } from './push.js';
-import { A2ARunData, idsOf } from './runData.js';
+import { done, fatal } from './outcomes.js';
+import { A2ARunData } from './runData.js';
+import { type SendOptions, send } from './send.js';
 import type { A2AStep, A2AStepResult } from './step.js';
-import { readStream } from './stream.js';
 
-export interface A2ARunnerOptions {
+export interface A2ARunnerOptions extends SendOptions {
   readonly assistant: Assistant;
   readonly secrets: SecretStore;
-  /** The project's `pre_call_hook` functions, by dotted path. */
-  readonly hooks?: Readonly<Record<string, PreCallHook>>;
   /** Classes of agents with a `configuration.module`, by agent name. */
   readonly classes?: Readonly<Record<string, A2AAgentClass>>;
-  /** The key push tokens are derived from; without it no push URL is registered. */
-  readonly pushKey?: () => Promise<string>;
-  /** The base URL for push notifications when an agent configures none (the local stack's). */
-  readonly pushBaseUrl?: () => string | undefined;
   readonly logger?: Logger;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
@@ -93,7 +83,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         });
         return done(data, fatal(data, `the health check failed: ${reason}`));
       }
-      if (data.input) return await this.send(step, data, data.input);
+      if (data.input) return await send(step, data, data.input, this.options);
       return await followUp(step, data, () =>
         this.cancel({ agent, conversationId: context.conversationId, data }, scope),
       );
@@ -130,62 +120,6 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     }
   }
 
-  /** The first step: the message goes out; the answer, or the task's first updates, come back. */
-  private async send(step: A2AStep, data: A2ARunData, raw: AgentInput): Promise<A2AStepResult> {
-    const { agent, connection, context, scope } = step;
-    const input = await step.custom().processInput(raw);
-    const hook = agent.configuration.pre_call_hook;
-    const hookFn = hook ? this.options.hooks?.[hook] : undefined;
-    const credentials =
-      hook && hookFn
-        ? await runPreCallHook(hook, hookFn, {
-            senderId: stringOr(input.metadata.sender_id, context.conversationId),
-            agentId: agent.name,
-          })
-        : {};
-    const client = await connection.client(scope);
-    const card = await connection.card(scope);
-    const push = await this.pushConfig(agent, context, card.capabilities?.pushNotifications);
-    const request: SendMessageRequest = {
-      tenant: '',
-      message: outgoingMessage(input, data.messageId, credentials),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: push,
-        returnImmediately: true,
-      },
-      metadata: undefined,
-    };
-    const sent: A2ARunData = { ...without(data, 'input'), push: push !== undefined };
-    if (card.capabilities?.streaming) {
-      return readStream(step, client, sent, request);
-    }
-    const answer = await client.sendMessage(
-      request,
-      await connection.requestOptions(scope, client),
-    );
-    if (!isTask(answer)) return finish(step, sent, outputOfMessage(context.runId, answer));
-    return onTask(step, { ...sent, ...idsOf(answer) }, answer, context.runId, []);
-  }
-
-  private async pushConfig(
-    agent: A2ASubAgent,
-    context: StepContext,
-    offered: boolean | undefined,
-  ): Promise<TaskPushNotificationConfig | undefined> {
-    const base = agent.configuration.push_notification_url ?? this.options.pushBaseUrl?.();
-    if (!base || !offered || !this.options.pushKey) return undefined;
-    const key = await this.options.pushKey();
-    return {
-      tenant: '',
-      id: context.runId,
-      taskId: '',
-      url: pushUrl(base, context.conversationId, context.runId),
-      token: pushToken(key, context.conversationId, context.runId),
-      authentication: undefined,
-    };
-  }
-
   private agentOf(name: string): A2ASubAgent {
     const agent = this.options.assistant.agents[name];
     if (agent?.protocol !== 'A2A') throw new Error(`${name} is not an A2A agent of this assistant`);
@@ -215,13 +149,4 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     }
     return custom;
   }
-}
-
-function without<T extends object, K extends keyof T>(value: T, key: K): Omit<T, K> {
-  const { [key]: _dropped, ...rest } = value;
-  return rest;
-}
-
-function stringOr(value: unknown, fallback: string): string {
-  return typeof value === 'string' && value !== '' ? value : fallback;
 }
