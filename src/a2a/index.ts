@@ -18,4 +18,5 @@ export {
   pushToken,
   pushUrl,
 } from './push.js';
-export { A2ARunData, A2ARunner, type A2ARunnerOptions } from './runner.js';
+export { A2ARunData } from './runData.js';
+export { A2ARunner, type A2ARunnerOptions } from './runner.js';

@@ -3,87 +3,36 @@
  * per container), sends the user's message (streamed when the card offers it) and maps the answer;
  * a task that is still working when the step ends is waited for without a waiting process: a
  * pushed notification (when the run registered a push URL) or a delayed poll of `GetTask` runs the
- * next step. Messages the agent sends while it works go to the user at once.
+ * next step. Messages the agent sends while it works go to the user at once. The runner sets up
+ * each step; sending, the stream, later steps and how a step ends live in files of their own.
  */
 
-import type {
-  Message,
-  SendMessageRequest,
-  StreamResponse,
-  Task,
-  TaskPushNotificationConfig,
-} from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
-import { z } from 'zod';
-import {
-  type A2ASubAgent,
-  AgentInput,
-  type AgentOutput,
-  type Assistant,
-} from '../assistant/index.js';
-import type { BotMessage } from '../dialogue/index.js';
-import type { PreCallHook } from '../extensions/index.js';
-import { runPreCallHook } from '../mcp/index.js';
-import { backoffDelay, type Logger } from '../resilience/index.js';
+import type { A2ASubAgent, Assistant } from '../assistant/index.js';
+import type { Logger } from '../resilience/index.js';
 import type {
   AgentRunner,
   CancelScope,
   CancelTarget,
   SecretStore,
   StepContext,
-  StepResult,
 } from '../runtime/index.js';
 import { A2AAgent, type A2AAgentClass } from './agent.js';
-import { A2AConnection, type CallScope, isTask } from './connection.js';
-import { A2AUnavailableError } from './errors.js';
-import { outgoingMessage, outputOfMessage, outputOfTask, phaseOf, textOf } from './messages.js';
-import { PushUpdate, pushToken, pushUrl } from './push.js';
+import { A2AConnection, type CallScope } from './connection.js';
+import { followUp } from './followUp.js';
+import { done, fatal } from './outcomes.js';
+import { A2ARunData } from './runData.js';
+import { type SendOptions, send } from './send.js';
+import type { A2AStep, A2AStepResult } from './step.js';
 
-/** Status messages remembered as shown, so a repeated update or poll shows none twice. */
-const SHOWN_KEPT = 20;
-/** How long a stream is read once the agent has said something, before it is shown. */
-export const STREAM_FLUSH_MS = 300;
-/** How long a step reads a stream at most; then the run waits for a push or polls. */
-export const STREAM_WINDOW_MS = 10_000;
-/** The longest pause between two polls. */
-export const MAX_POLL_DELAY_MS = 30_000;
-
-/** An A2A run's data between its steps. */
-export const A2ARunData = z.object({
-  agentId: z.string(),
-  /** The invocation's input; dropped once the message is sent. */
-  input: AgentInput.optional(),
-  /** The id of the run's message (the same on a retried send, so an agent can drop a repeat). */
-  messageId: z.string(),
-  taskId: z.string().optional(),
-  contextId: z.string().optional(),
-  /** When the run began waiting for its task (ms since the epoch). */
-  waitingSince: z.number().optional(),
-  polls: z.number().int().min(0),
-  /** Whether the agent was given a push URL for the task. */
-  push: z.boolean(),
-  /** Ids of the agent's status messages already shown, newest last. */
-  shown: z.array(z.string()),
-});
-export type A2ARunData = z.infer<typeof A2ARunData>;
-
-export interface A2ARunnerOptions {
+export interface A2ARunnerOptions extends SendOptions {
   readonly assistant: Assistant;
   readonly secrets: SecretStore;
-  /** The project's `pre_call_hook` functions, by dotted path. */
-  readonly hooks?: Readonly<Record<string, PreCallHook>>;
   /** Classes of agents with a `configuration.module`, by agent name. */
   readonly classes?: Readonly<Record<string, A2AAgentClass>>;
-  /** The key push tokens are derived from; without it no push URL is registered. */
-  readonly pushKey?: () => Promise<string>;
-  /** The base URL for push notifications when an agent configures none (the local stack's). */
-  readonly pushBaseUrl?: () => string | undefined;
   readonly logger?: Logger;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
 }
-
-type Step = StepResult<A2ARunData>;
 
 /** Runs A2A agents one exchange, poll or pushed update per job. */
 export class A2ARunner implements AgentRunner<A2ARunData> {
@@ -107,12 +56,20 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     };
   }
 
-  async step(data: A2ARunData, context: StepContext): Promise<Step> {
+  async step(data: A2ARunData, context: StepContext): Promise<A2AStepResult> {
     const agent = this.agentOf(data.agentId);
     const connection = this.connection(agent);
     const scope: CallScope = {
       signal: context.signal,
       ...(context.deadline !== undefined ? { deadline: context.deadline } : {}),
+    };
+    const step: A2AStep = {
+      agent,
+      connection,
+      context,
+      scope,
+      custom: () => this.customOf(agent),
+      now: this.now,
     };
     try {
       try {
@@ -124,10 +81,12 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
           agent: agent.name,
           reason,
         });
-        return this.done(data, fatal(data, `the health check failed: ${reason}`));
+        return done(data, fatal(data, `the health check failed: ${reason}`));
       }
-      if (data.input) return await this.send(agent, connection, data, data.input, context, scope);
-      return await this.wait(agent, connection, data, context, scope);
+      if (data.input) return await send(step, data, data.input, this.options);
+      return await followUp(step, data, () =>
+        this.cancel({ agent, conversationId: context.conversationId, data }, scope),
+      );
     } catch (error) {
       if (context.signal.aborted) throw error;
       const failure = connection.failure(error);
@@ -136,7 +95,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         agent: agent.name,
         reason: failure.message,
       });
-      return this.done(data, fatal(data, failure.message));
+      return done(data, fatal(data, failure.message));
     }
   }
 
@@ -159,284 +118,6 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         reason: connection.failure(error).message,
       });
     }
-  }
-
-  /** The first step: the message goes out; the answer, or the task's first updates, come back. */
-  private async send(
-    agent: A2ASubAgent,
-    connection: A2AConnection,
-    data: A2ARunData,
-    raw: AgentInput,
-    context: StepContext,
-    scope: CallScope,
-  ): Promise<Step> {
-    const input = await this.customOf(agent).processInput(raw);
-    const hook = agent.configuration.pre_call_hook;
-    const hookFn = hook ? this.options.hooks?.[hook] : undefined;
-    const credentials =
-      hook && hookFn
-        ? await runPreCallHook(hook, hookFn, {
-            senderId: stringOr(input.metadata.sender_id, context.conversationId),
-            agentId: agent.name,
-          })
-        : {};
-    const client = await connection.client(scope);
-    const card = await connection.card(scope);
-    const push = await this.pushConfig(agent, context, card.capabilities?.pushNotifications);
-    const request: SendMessageRequest = {
-      tenant: '',
-      message: outgoingMessage(input, data.messageId, credentials),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: push,
-        returnImmediately: true,
-      },
-      metadata: undefined,
-    };
-    const sent: A2ARunData = { ...without(data, 'input'), push: push !== undefined };
-    if (card.capabilities?.streaming) {
-      return this.readStream(agent, client, connection, sent, request, scope);
-    }
-    const answer = await client.sendMessage(
-      request,
-      await connection.requestOptions(scope, client),
-    );
-    if (!isTask(answer)) return this.finish(agent, sent, outputOfMessage(context.runId, answer));
-    return this.onTask(agent, { ...sent, ...idsOf(answer) }, answer, context.runId, []);
-  }
-
-  /**
-   * Reads the stream of the first step until the agent answers, asks, or fails; until it has
-   * said something (shown at once, after a short pause for more); or until the window or the
-   * job's deadline ends. Then the run waits for a push or polls.
-   */
-  private async readStream(
-    agent: A2ASubAgent,
-    client: Client,
-    connection: A2AConnection,
-    data: A2ARunData,
-    request: SendMessageRequest,
-    scope: CallScope,
-  ): Promise<Step> {
-    const stop = new AbortController();
-    const window = Math.min(STREAM_WINDOW_MS, connection.timeoutMs(scope));
-    const timer = setTimeout(() => stop.abort(), window);
-    let flush: ReturnType<typeof setTimeout> | undefined;
-    let run = data;
-    let task: Task | undefined;
-    const messages: BotMessage[] = [];
-    const artifacts = new Map<string, Task['artifacts'][number]>();
-    try {
-      const stream = client.sendMessageStream(request, {
-        ...(await connection.requestOptions(scope, client)),
-        // The stream is read for the window, not for a request's timeout.
-        signal: AbortSignal.any([scope.signal, stop.signal]),
-      });
-      for await (const event of stream) {
-        const payload = (event as StreamResponse).payload;
-        if (!payload) continue;
-        if (payload.$case === 'message') {
-          return this.finish(
-            agent,
-            run,
-            outputOfMessage(request.message?.messageId ?? '', payload.value),
-          );
-        }
-        if (payload.$case === 'task') {
-          task = payload.value;
-          for (const artifact of task.artifacts) artifacts.set(artifact.artifactId, artifact);
-          run = { ...run, ...idsOf(task) };
-        } else if (payload.$case === 'artifactUpdate') {
-          const artifact = payload.value.artifact;
-          if (!artifact) continue;
-          const before = artifacts.get(artifact.artifactId);
-          artifacts.set(
-            artifact.artifactId,
-            payload.value.append && before
-              ? { ...before, parts: [...before.parts, ...artifact.parts] }
-              : artifact,
-          );
-          continue;
-        } else if (payload.$case === 'statusUpdate') {
-          const update = payload.value;
-          run = {
-            ...run,
-            taskId: update.taskId || run.taskId,
-            contextId: update.contextId || run.contextId,
-          };
-          task = {
-            id: update.taskId,
-            contextId: update.contextId,
-            status: update.status,
-            artifacts: [],
-            history: [],
-            metadata: undefined,
-          };
-        }
-        if (!task) continue;
-        const finished = { ...task, artifacts: [...artifacts.values()] };
-        if (phaseOf(finished.status?.state) !== 'working') {
-          return this.onTask(agent, run, finished, request.message?.messageId ?? '', messages);
-        }
-        const said = this.newStatusMessage(run, finished.status?.message);
-        if (said) {
-          run = said.run;
-          messages.push(said.message);
-          flush ??= setTimeout(() => stop.abort(), STREAM_FLUSH_MS);
-        }
-      }
-    } catch (error) {
-      if (scope.signal.aborted || !stop.signal.aborted) throw error;
-    } finally {
-      clearTimeout(timer);
-      clearTimeout(flush);
-    }
-    if (scope.signal.aborted) throw scope.signal.reason;
-    if (!run.taskId) {
-      throw new A2AUnavailableError(agent.name, 'the stream ended before the agent named its task');
-    }
-    return this.waitFor(agent, run, messages);
-  }
-
-  /** A later step: a pushed update, or a poll. */
-  private async wait(
-    agent: A2ASubAgent,
-    connection: A2AConnection,
-    data: A2ARunData,
-    context: StepContext,
-    scope: CallScope,
-  ): Promise<Step> {
-    if (!data.taskId) return this.done(data, fatal(data, 'the run has no task to wait for'));
-    const pushed = context.update === undefined ? undefined : PushUpdate.safeParse(context.update);
-    if (pushed?.success) {
-      const update = pushed.data;
-      // Another task's notification (a forged or stray one) changes nothing.
-      if (update.task_id !== data.taskId) return this.waitFor(agent, data, []);
-      if (update.state !== undefined && phaseOf(update.state) === 'working') {
-        const said = update.message
-          ? this.newStatusMessage(data, {
-              messageId: update.message.id,
-              parts: [
-                {
-                  content: { $case: 'text', value: update.message.text },
-                  metadata: undefined,
-                  filename: '',
-                  mediaType: '',
-                },
-              ],
-            })
-          : undefined;
-        return this.waitFor(agent, said?.run ?? data, said ? [said.message] : []);
-      }
-    }
-    const client = await connection.client(scope);
-    const task = await client.getTask(
-      { tenant: '', id: data.taskId },
-      await connection.requestOptions(scope, client),
-    );
-    const polled = { ...data, polls: data.polls + (pushed ? 0 : 1) };
-    const output = outputOfTask(context.runId, task);
-    if (output) return this.finish(agent, polled, output);
-    const said = this.newStatusMessage(polled, task.status?.message);
-    // A task given up on is cancelled, so that it does not go on for nobody.
-    const giveUp = () =>
-      this.cancel({ agent, conversationId: context.conversationId, data }, scope);
-    return this.waitFor(agent, said?.run ?? polled, said ? [said.message] : [], giveUp);
-  }
-
-  /** A task as it stands: its output when it has stopped working, else the run waits on. */
-  private async onTask(
-    agent: A2ASubAgent,
-    data: A2ARunData,
-    task: Task,
-    id: string,
-    messages: BotMessage[],
-  ): Promise<Step> {
-    const output = outputOfTask(id, task);
-    if (output) return this.finish(agent, data, output, messages);
-    const said = this.newStatusMessage(data, task.status?.message);
-    return this.waitFor(agent, said?.run ?? data, said ? [...messages, said.message] : messages);
-  }
-
-  /** Waits for the task: a push (polled now and then), or polls with backoff until the limit. */
-  private async waitFor(
-    agent: A2ASubAgent,
-    data: A2ARunData,
-    messages: BotMessage[],
-    giveUp?: () => Promise<void>,
-  ): Promise<Step> {
-    const now = this.now();
-    const waitingSince = data.waitingSince ?? now;
-    const run = { ...data, waitingSince };
-    const config = agent.configuration;
-    const limitMs = config.max_polling_time * 1000;
-    if (run.push) {
-      // The push finishes the run; a poll now and then covers a notification that never came.
-      return { data: run, messages, next: { type: 'continue', delayMs: limitMs } };
-    }
-    const waited = now - waitingSince;
-    if (waited >= limitMs) {
-      await giveUp?.();
-      return this.done(
-        run,
-        fatal(
-          run,
-          `the agent's task did not finish within max_polling_time (${config.max_polling_time} s)`,
-        ),
-        messages,
-      );
-    }
-    const schedule = { baseMs: config.polling_initial_delay * 1000, maxMs: MAX_POLL_DELAY_MS };
-    const delayMs = Math.max(1, Math.min(backoffDelay(schedule, run.polls + 1), limitMs - waited));
-    return { data: run, messages, next: { type: 'continue', delayMs } };
-  }
-
-  /** Ends the run with the agent's answer, through the agent class's `processOutput`. */
-  private async finish(
-    agent: A2ASubAgent,
-    data: A2ARunData,
-    output: AgentOutput,
-    messages: BotMessage[] = [],
-  ): Promise<Step> {
-    const processed = await this.customOf(agent).processOutput(output);
-    return this.done(data, processed, messages);
-  }
-
-  private done(data: A2ARunData, output: AgentOutput, messages: BotMessage[] = []): Step {
-    return { data, messages, next: { type: 'done', output } };
-  }
-
-  /** A status message not shown yet, as a bot message (and the run remembering it). */
-  private newStatusMessage(
-    data: A2ARunData,
-    message: Pick<Message, 'messageId' | 'parts'> | undefined,
-  ): { run: A2ARunData; message: BotMessage } | undefined {
-    const text = textOf(message?.parts);
-    if (!message || !text) return undefined;
-    const key = message.messageId || text;
-    if (data.shown.includes(key)) return undefined;
-    return {
-      run: { ...data, shown: [...data.shown, key].slice(-SHOWN_KEPT) },
-      message: { text, metadata: { intermediate: true, agent_id: data.agentId } },
-    };
-  }
-
-  private async pushConfig(
-    agent: A2ASubAgent,
-    context: StepContext,
-    offered: boolean | undefined,
-  ): Promise<TaskPushNotificationConfig | undefined> {
-    const base = agent.configuration.push_notification_url ?? this.options.pushBaseUrl?.();
-    if (!base || !offered || !this.options.pushKey) return undefined;
-    const key = await this.options.pushKey();
-    return {
-      tenant: '',
-      id: context.runId,
-      taskId: '',
-      url: pushUrl(base, context.conversationId, context.runId),
-      token: pushToken(key, context.conversationId, context.runId),
-      authentication: undefined,
-    };
   }
 
   private agentOf(name: string): A2ASubAgent {
@@ -468,24 +149,4 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     }
     return custom;
   }
-}
-
-function fatal(data: A2ARunData, reason: string): AgentOutput {
-  return { id: data.messageId, status: 'fatal_error', errorMessage: reason };
-}
-
-function idsOf(task: Task): Pick<A2ARunData, 'taskId' | 'contextId'> {
-  return {
-    ...(task.id ? { taskId: task.id } : {}),
-    ...(task.contextId ? { contextId: task.contextId } : {}),
-  };
-}
-
-function without<T extends object, K extends keyof T>(value: T, key: K): Omit<T, K> {
-  const { [key]: _dropped, ...rest } = value;
-  return rest;
-}
-
-function stringOr(value: unknown, fallback: string): string {
-  return typeof value === 'string' && value !== '' ? value : fallback;
 }

@@ -1,0 +1,35 @@
+/**
+ * An A2A run's data between its steps, parsed whenever its run is loaded: the agent, the message
+ * until it is sent, the task's ids, how long and how often the run has waited, and the status
+ * messages already shown.
+ */
+import type { Task } from '@a2a-js/sdk';
+import { z } from 'zod';
+import { AgentInput } from '../assistant/index.js';
+
+/** An A2A run's data between its steps. */
+export const A2ARunData = z.object({
+  agentId: z.string(),
+  /** The invocation's input; dropped once the message is sent. */
+  input: AgentInput.optional(),
+  /** The id of the run's message (the same on a retried send, so an agent can drop a repeat). */
+  messageId: z.string(),
+  taskId: z.string().optional(),
+  contextId: z.string().optional(),
+  /** When the run began waiting for its task (ms since the epoch). */
+  waitingSince: z.number().optional(),
+  polls: z.number().int().min(0),
+  /** Whether the agent was given a push URL for the task. */
+  push: z.boolean(),
+  /** Ids of the agent's status messages already shown, newest last. */
+  shown: z.array(z.string()),
+});
+export type A2ARunData = z.infer<typeof A2ARunData>;
+
+/** The ids a task names, as the run keeps them. */
+export function idsOf(task: Task): Pick<A2ARunData, 'taskId' | 'contextId'> {
+  return {
+    ...(task.id ? { taskId: task.id } : {}),
+    ...(task.contextId ? { contextId: task.contextId } : {}),
+  };
+}
