@@ -54,6 +54,8 @@ export class A2AConnection {
   private readonly now: () => number;
   readonly auth: ServerAuth;
   private readonly fetchImpl: typeof fetch;
+  /** Until when the agent asked not to be called again (a `Retry-After` too long to wait in). */
+  private waitUntil = 0;
 
   constructor(private readonly options: A2AConnectionOptions) {
     this.now = options.now ?? Date.now;
@@ -62,7 +64,14 @@ export class A2AConnection {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     // Each request (the card's too) retried after a failed connection or a 408, 429 or 5xx.
-    const base = retryingFetch(options.fetch ?? fetch, options.agent.configuration.max_retries);
+    const base = retryingFetch(
+      options.fetch ?? fetch,
+      options.agent.configuration.max_retries,
+      Math.random,
+      (waitMs) => {
+        this.waitUntil = Math.max(this.waitUntil, this.now() + waitMs);
+      },
+    );
     // The agent's credentials on every request; an OAuth token it refuses is renewed once.
     this.fetchImpl = createAuthenticatingFetchWithRetry(base, {
       headers: () => this.auth.headers(),
@@ -139,9 +148,18 @@ export class A2AConnection {
       : Math.max(0, Math.min(limit, scope.deadline - this.now()));
   }
 
-  /** Wraps a failure as unavailable or refused, with credentials removed from its reason. */
+  /**
+   * Wraps a failure as unavailable (not to be tried again before the wait the agent asked for)
+   * or refused, with credentials removed from its reason.
+   */
   failure(error: unknown): A2AUnavailableError | A2ARequestError {
-    return a2aFailure(this.name, error, (text) => this.auth.redact(text));
+    const waitMs = this.waitUntil - this.now();
+    return a2aFailure(
+      this.name,
+      error,
+      (text) => this.auth.redact(text),
+      waitMs > 0 ? waitMs : undefined,
+    );
   }
 
   private async build(): Promise<Built> {

@@ -15,8 +15,8 @@ import {
 const HTTP_STATUS = /(?:Status: |establishing stream for \S+: |Agent Card from \S+: )(\d{3})\b/;
 
 /**
- * The agent could not be reached, timed out or failed: a later try may succeed.
- * Code `A2A_UNAVAILABLE`, transient.
+ * The agent could not be reached, timed out or failed: a later try may succeed, not before
+ * `retryAfterMs` when the agent asked for a wait. Code `A2A_UNAVAILABLE`, transient.
  */
 export class A2AUnavailableError extends WireError {
   override readonly name = 'A2AUnavailableError';
@@ -24,7 +24,7 @@ export class A2AUnavailableError extends WireError {
   constructor(
     readonly agentName: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number },
   ) {
     super(`A2A agent ${agentName}: ${message}`, { ...options, transient: true });
   }
@@ -70,15 +70,22 @@ export function describeA2AFailure(error: unknown, redact: (text: string) => str
   return safeReason(text, redact);
 }
 
-/** Wraps a failure as unavailable (transient) or refused, with a clean reason. */
+/**
+ * Wraps a failure as unavailable (transient, not to be tried again before `retryAfterMs` when
+ * given) or refused, with a clean reason.
+ */
 export function a2aFailure(
   agentName: string,
   error: unknown,
   redact: (text: string) => string,
+  retryAfterMs?: number,
 ): A2AUnavailableError | A2ARequestError {
   if (error instanceof A2AUnavailableError || error instanceof A2ARequestError) return error;
   const reason = describeA2AFailure(error, redact);
   return isTransientA2AFailure(error)
-    ? new A2AUnavailableError(agentName, reason, { cause: error })
+    ? new A2AUnavailableError(agentName, reason, {
+        cause: error,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      })
     : new A2ARequestError(agentName, reason, { cause: error });
 }

@@ -2,8 +2,8 @@
  * Retries of one A2A request (`configuration.max_retries`): a connection that fails, or an answer
  * of 408, 429 or 5xx, is tried again after 0.25 s, 0.5 s, 1 s…, each stretched by up to a fifth
  * at random, within the request's signal. An answer that asks for a longer wait (`Retry-After`)
- * is returned as it is: the step then fails in a way worth another try, and the runtime's delayed
- * retry waits for it without holding a worker. A retried message keeps its message id, so an
+ * is returned as it is and the wait reported to `onLongWait`: the step then fails in a way worth
+ * another try, and the runtime's delayed retry waits that long without holding a worker. A retried message keeps its message id, so an
  * agent that saw the first try can recognise the second.
  */
 import { parseRetryAfter, retryWait, sleep } from '../resilience/index.js';
@@ -20,6 +20,7 @@ export function retryingFetch(
   base: typeof fetch,
   retries: number,
   random: () => number = Math.random,
+  onLongWait: (waitMs: number) => void = () => {},
 ): typeof fetch {
   return async (input, init) => {
     const signal = init?.signal ?? undefined;
@@ -32,7 +33,10 @@ export function retryingFetch(
         if (asked === undefined || asked <= MAX_INLINE_WAIT_MS) {
           waitMs = retryWait(RETRY_BACKOFF, failures, { retries, random, retryAfterMs: asked });
         }
-        if (waitMs === undefined) return response;
+        if (waitMs === undefined) {
+          if (asked !== undefined && asked > MAX_INLINE_WAIT_MS) onLongWait(asked);
+          return response;
+        }
         await response.body?.cancel().catch(() => undefined);
       } catch (error) {
         if (!signal?.aborted && isTransientA2AFailure(error)) {

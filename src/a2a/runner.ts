@@ -90,7 +90,11 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     } catch (error) {
       if (context.signal.aborted) throw error;
       const failure = connection.failure(error);
-      if (failure.transient) return { data, next: { type: 'retry', reason: failure.message } };
+      if (failure.transient) {
+        const wait =
+          failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {};
+        return { data, next: { type: 'retry', reason: failure.message, ...wait } };
+      }
       this.options.logger?.error('A2A exchange failed', {
         agent: agent.name,
         reason: failure.message,

@@ -62,10 +62,12 @@ describe('retryingFetch', () => {
   it('returns an answer that asks for a long wait at once, for the delayed retry to honour', async () => {
     const peer = await serve([{ status: 503, headers: { 'retry-after': '30' } }]);
     servers.push(peer.server);
-    const response = await retryingFetch(fetch, 3, noJitter)(peer.url);
+    const waits: number[] = [];
+    const response = await retryingFetch(fetch, 3, noJitter, (ms) => waits.push(ms))(peer.url);
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('30');
     expect(peer.bodies).toHaveLength(1);
+    expect(waits).toEqual([30_000]);
   });
 
   it('retries a refused connection, then throws what fetch threw', async () => {
