@@ -2,6 +2,7 @@
  * What a failed request says about trying again, whoever made it: an HTTP status, or an error
  * of the connection (refused, reset, timed out, aborted by its own timeout).
  */
+import { SwitchboardError } from './errors.js';
 
 /** Network error codes after which a later try may succeed. */
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
@@ -11,9 +12,13 @@ export function isTransientStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-/** The network error code (`ECONNREFUSED`, …) of an error or of one of its causes. */
+/**
+ * The network error code (`ECONNREFUSED`, …) of an error or of one of its causes. The codes of
+ * Switchboard's own errors are not network codes: a reason already says what they mean.
+ */
 export function networkCodeOf(error: unknown): string | undefined {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current instanceof SwitchboardError) continue;
     if ('code' in current && typeof current.code === 'string') return current.code;
   }
   return undefined;

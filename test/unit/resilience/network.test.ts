@@ -3,6 +3,7 @@ import {
   isTransientNetworkFailure,
   isTransientStatus,
   networkCodeOf,
+  SwitchboardError,
 } from '../../../src/resilience/index.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -44,5 +45,15 @@ describe('networkCodeOf', () => {
     const error = new TypeError('fetch failed', { cause: withCode('connect', 'ENOTFOUND') });
     expect(networkCodeOf(error)).toBe('ENOTFOUND');
     expect(networkCodeOf(new Error('plain'))).toBeUndefined();
+  });
+
+  it('passes over the codes of our own errors, which are not network codes', () => {
+    class SecretMissing extends SwitchboardError {
+      readonly name = 'SecretMissing';
+      readonly code = 'SECRET_NOT_FOUND';
+    }
+    expect(networkCodeOf(new SecretMissing('no secret'))).toBeUndefined();
+    const wrapped = new SecretMissing('lookup failed', { cause: withCode('reset', 'ECONNRESET') });
+    expect(networkCodeOf(wrapped)).toBe('ECONNRESET');
   });
 });
