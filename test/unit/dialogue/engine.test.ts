@@ -552,6 +552,34 @@ describe('DialogueEngine with sub agents', () => {
     ]);
   });
 
+  it('answers the messages held while an agent worked when the user cancels its flow', async () => {
+    const c = await start();
+    const ports = {
+      ...c.ports,
+      agents: { invoke: async () => ({ status: 'pending' as const, runId: 'run-1' }) },
+    };
+    // The held message is read when it comes, and again when it is answered.
+    c.ports.llm.reply(
+      'start flow research',
+      'start flow transfer_money',
+      'cancel flow',
+      'start flow transfer_money',
+    );
+    const started = await c.engine.handleMessage(c.state, { text: 'research cars' }, ports);
+    const held = await c.engine.handleMessage(started.state, { text: 'send money' }, ports);
+    expect(held.messages.map((m) => m.text)).toEqual([
+      "researcher is still working on your request. I'll let you know as soon as it's done.",
+    ]);
+    const cancelled = await c.engine.handleMessage(held.state, { text: 'stop that' }, ports);
+    expect(cancelled.messages.map((m) => m.text)).toEqual([
+      "All right, I've stopped research.",
+      'Who should receive the money?',
+    ]);
+    expect(cancelled.state.stack.some((f) => f.type === 'agent')).toBe(false);
+    // Logged when it came; answering it logs no second user event.
+    expect(cancelled.events.filter((e) => e.event === 'user')).toHaveLength(1);
+  });
+
   it('passes the channel metadata of the message to the agent', async () => {
     const c = await start();
     c.ports.llm.reply('start flow research');
