@@ -473,7 +473,12 @@ describe('DialogueEngine with sub agents', () => {
       {
         status: 'input_required',
         responseMessage: 'Which topic?',
-        metadata: { context_id: 'ctx-1', task_id: 'task-1', trace_id: 'not a session id' },
+        metadata: {
+          context_id: 'ctx-1',
+          task_id: 'task-1',
+          question_id: 'q-1',
+          trace_id: 'not a session id',
+        },
       },
       // A new task in the same context; a context id that is not text is ignored.
       {
@@ -488,9 +493,11 @@ describe('DialogueEngine with sub agents', () => {
     await c.say('2024');
     const [first, second, third] = c.ports.agents.invocations.map((i) => i.input.metadata);
     expect(first).not.toHaveProperty('context_id');
-    expect(second).toMatchObject({ context_id: 'ctx-1', task_id: 'task-1' });
+    expect(second).toMatchObject({ context_id: 'ctx-1', task_id: 'task-1', question_id: 'q-1' });
     expect(second).not.toHaveProperty('trace_id');
     expect(third).toMatchObject({ context_id: 'ctx-1', task_id: 'task-2' });
+    // The id of a question goes with its answer only; the second question named none.
+    expect(third).not.toHaveProperty('question_id');
   });
 
   it("passes the turn's abort signal and deadline to the agent", async () => {
