@@ -1,9 +1,9 @@
 /**
  * How a step of an A2A run ends: with the agent's answer (through the agent class's
  * `processOutput`), with a fatal error, or waiting on a task that is still working: reading its
- * stream again, waiting for a push, or polling with backoff until `max_polling_time` (then the
- * task is cancelled and the run fails). A task that still shows the question its answer was sent
- * to is still working on that answer.
+ * stream again, waiting for a push, or polling with backoff until `max_polling_time`. Every wait
+ * ends at `task_timeout`, counted from the message: then the task is cancelled and the run fails.
+ * A task that still shows the question its answer was sent to is still working on that answer.
  */
 import type { Task, TaskStatus } from '@a2a-js/sdk';
 import type { AgentOutput } from '../assistant/index.js';
@@ -64,7 +64,7 @@ export async function onTask(
 
 /**
  * Waits for the task: its stream read again at once (`stream`), a push (polled now and then), or
- * polls with backoff until `max_polling_time`.
+ * polls with backoff until `max_polling_time`; never past `task_timeout`.
  */
 export async function waitFor(
   step: A2AStep,
@@ -77,11 +77,20 @@ export async function waitFor(
   const run: A2ARunData = { ...data, waitingSince, stream };
   const config = step.agent.configuration;
   const waited = now - waitingSince;
+  const leftMs = timeLeftMs(step, run);
+  if (leftMs <= 0) {
+    return giveUp(
+      step,
+      run,
+      `the agent's task did not finish within task_timeout (${config.task_timeout} s)`,
+      messages,
+    );
+  }
   if (stream) return { data: run, messages, next: { type: 'continue' } };
   const limitMs = config.max_polling_time * 1000;
   if (run.push) {
     // The push finishes the run; a poll now and then covers a notification that never came.
-    return { data: run, messages, next: { type: 'continue', delayMs: limitMs } };
+    return { data: run, messages, next: { type: 'continue', delayMs: Math.min(limitMs, leftMs) } };
   }
   if (waited >= limitMs) {
     return giveUp(
@@ -92,8 +101,17 @@ export async function waitFor(
     );
   }
   const schedule = { baseMs: config.polling_initial_delay * 1000, maxMs: MAX_POLL_DELAY_MS };
-  const delayMs = Math.max(1, Math.min(backoffDelay(schedule, run.polls + 1), limitMs - waited));
+  const delayMs = Math.max(
+    1,
+    Math.min(backoffDelay(schedule, run.polls + 1), limitMs - waited, leftMs),
+  );
   return { data: run, messages, next: { type: 'continue', delayMs } };
+}
+
+/** How long the run may still wait for its task before `task_timeout` ends it. */
+export function timeLeftMs(step: A2AStep, data: A2ARunData): number {
+  const since = data.waitingSince ?? step.now();
+  return since + step.agent.configuration.task_timeout * 1000 - step.now();
 }
 
 /** Gives up on the task: it is cancelled, so that it does not go on for nobody, and the run fails. */

@@ -23,7 +23,7 @@ export const A2ARunData = z.object({
   asked: z.string().optional(),
   /** Whether the next step reads the task's stream again (resubscribes) at once. */
   stream: z.boolean().optional(),
-  /** When the run began waiting for its task (ms since the epoch). */
+  /** When the run sent its message and began waiting for its task (ms since the epoch). */
   waitingSince: z.number().optional(),
   polls: z.number().int().min(0),
   /** Whether the agent was given a push URL for the task. */

@@ -60,7 +60,11 @@ export async function send(
     },
     metadata: undefined,
   };
-  const sent: A2ARunData = { ...without(data, 'input'), push: push !== undefined };
+  const sent: A2ARunData = {
+    ...without(data, 'input'),
+    push: push !== undefined,
+    waitingSince: step.now(),
+  };
   const streams = card.capabilities?.streaming === true;
   const continued = request.message?.taskId || undefined;
   const holding = continued

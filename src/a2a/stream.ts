@@ -12,7 +12,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import type { BotMessage } from '../dialogue/index.js';
 import { A2AUnavailableError } from './errors.js';
 import { outputOfMessage, phaseOf } from './messages.js';
-import { finish, verdictOf, waitFor } from './outcomes.js';
+import { finish, timeLeftMs, verdictOf, waitFor } from './outcomes.js';
 import { poll } from './poll.js';
 import { type Said, statusMessage, taskProgress } from './progress.js';
 import { type A2ARunData, idsOf } from './runData.js';
@@ -46,10 +46,12 @@ export function sendStream(
 
 /**
  * A later step reads the task's stream again. A task that has ended cannot be subscribed to, and
- * an agent may refuse: then the task is fetched instead, and later steps poll.
+ * an agent may refuse: then the task is fetched instead, and later steps poll. Once the task's
+ * time is up, it is fetched a last time.
  */
 export async function resubscribe(step: A2AStep, data: A2ARunData): Promise<A2AStepResult> {
   const { connection, scope } = step;
+  if (timeLeftMs(step, data) <= 0) return poll(step, { ...data, stream: false }, false);
   const client = await connection.client(scope);
   try {
     return await readStream(step, data, 'resubscribe', async (signal) =>
@@ -69,7 +71,7 @@ export async function resubscribe(step: A2AStep, data: A2ARunData): Promise<A2AS
 /**
  * Reads a stream until the agent answers, or the stream ends; the first step until the stream
  * names the task; a step that heard the agent say something until it pauses; at most a window
- * within the job's deadline.
+ * within the job's deadline and the task's timeout.
  */
 async function readStream(
   step: A2AStep,
@@ -79,7 +81,10 @@ async function readStream(
 ): Promise<A2AStepResult> {
   const { agent, connection, context, scope } = step;
   const stop = new AbortController();
-  const window = Math.min(STREAM_WINDOW_MS, connection.timeoutMs(scope));
+  const window = Math.max(
+    0,
+    Math.min(STREAM_WINDOW_MS, connection.timeoutMs(scope), timeLeftMs(step, data)),
+  );
   const timer = setTimeout(() => stop.abort(), window);
   let flush: ReturnType<typeof setTimeout> | undefined;
   let run = data;

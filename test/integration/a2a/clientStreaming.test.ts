@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Job, processJob, type RuntimeDeps } from '../../../src/runtime/index.js';
+import {
+  type Job,
+  loadRunState,
+  processJob,
+  type RuntimeDeps,
+} from '../../../src/runtime/index.js';
 import { type A2ARuntime, startA2ARuntime } from '../../helpers/a2aRuntime.js';
 import { startTestA2AAgent, type TestA2AAgent } from '../../helpers/a2aTestAgent.js';
 import {
@@ -12,6 +17,9 @@ import {
 } from '../../helpers/runtime.js';
 
 const ANYTHING_ELSE = 'Can I help you with anything else?';
+const INTERNAL_ERROR = 'Sorry, something went wrong on my side. Please try again in a moment.';
+const STILL_WORKING = (agent: string) =>
+  `${agent} is still working on your request. I'll let you know as soon as it's done.`;
 const PUSH_KEY = 'push-signing-key-for-the-streaming-tests';
 const FIVE_STEPS = [1, 2, 3, 4, 5].map((n) => `Step ${n} of 5.`);
 
@@ -20,6 +28,7 @@ let v1: TestA2AAgent;
 let v03: TestA2AAgent;
 let plain: TestA2AAgent;
 let plainCard = '';
+let plainPushCard = '';
 beforeAll(async () => {
   // The SDK's server reports on the console what the tests do on purpose.
   for (const level of ['info', 'warn', 'error'] as const) {
@@ -29,10 +38,10 @@ beforeAll(async () => {
   v03 = await startTestA2AAgent({ versions: '0.3' });
   plain = await startTestA2AAgent({ versions: '0.3', streaming: false });
   const card = (await (await fetch(plain.cardUrl)).json()) as Record<string, unknown>;
-  plainCard = JSON.stringify({
-    ...card,
-    capabilities: { streaming: false, pushNotifications: false },
-  });
+  const withPush = (push: boolean) =>
+    JSON.stringify({ ...card, capabilities: { streaming: false, pushNotifications: push } });
+  plainCard = withPush(false);
+  plainPushCard = withPush(true);
 });
 afterAll(async () => {
   await Promise.all([v1?.close(), v03?.close(), plain?.close()]);
@@ -60,7 +69,10 @@ const suite = runtimeSuite(() => ({
     - text: Hello!
 `,
   'data/flows.yml': `flows:
-${flow('buy_v1', 'shop_v1')}${flow('buy_v03', 'shop_v03')}${flow('buy_polled', 'shop_polled')}  greet:
+${flow('buy_v1', 'shop_v1')}${flow('buy_v03', 'shop_v03')}${flow('buy_polled', 'shop_polled')}${flow(
+  'buy_pushed',
+  'shop_pushed',
+)}${flow('buy_slow', 'shop_slow')}  greet:
     description: Greet the user.
     steps:
       - action: utter_greet
@@ -72,6 +84,20 @@ ${flow('buy_v1', 'shop_v1')}${flow('buy_v03', 'shop_v03')}${flow('buy_polled', '
     'shop_polled',
     './sub_agents/shop_polled/card.json',
   ),
+  // Pushed: a poll every 20 s in case a notification was lost, and given up after a minute.
+  'sub_agents/shop_pushed/card.json': plainPushCard,
+  'sub_agents/shop_pushed/config.yml': agentFile(
+    'shop_pushed',
+    './sub_agents/shop_pushed/card.json',
+    '  max_polling_time: 20\n  task_timeout: 60\n',
+  ),
+  // Polled for up to ten minutes, but given up after a minute; its polls are half a minute apart.
+  'sub_agents/shop_slow/card.json': plainCard,
+  'sub_agents/shop_slow/config.yml': agentFile(
+    'shop_slow',
+    './sub_agents/shop_slow/card.json',
+    '  max_polling_time: 600\n  polling_initial_delay: 30\n  task_timeout: 60\n',
+  ).replace('  polling_initial_delay: 0.05\n', ''),
 }));
 
 /** A worker death that happens once. */
@@ -185,6 +211,23 @@ describe('A2A client streaming', () => {
 
   const never = async () => false;
 
+  /** The next step of the conversation's run, as the queue delivers it once it is due. */
+  async function dueStep(rt: TestRuntime, conversation: string): Promise<Job> {
+    const head = await rt.store.load(conversation);
+    const [runId, pointer] = Object.entries(head?.runs ?? {})[0] ?? [];
+    const run = runId && pointer && (await loadRunState(rt.store, conversation, runId, pointer));
+    if (!runId || !run) throw new Error(`no run of ${conversation} goes on`);
+    return {
+      type: 'agent_step',
+      id: `${runId}#${run.steps}`,
+      conversation_id: conversation,
+      turn_id: run.turnId,
+      frame_id: run.frameId,
+      run_id: runId,
+      step: run.steps,
+    };
+  }
+
   const settled = (rt: TestRuntime, conversation: string, job: Job) => async () =>
     (await rt.replies.read(conversation, job.turn_id)).settled;
 
@@ -269,6 +312,50 @@ describe('A2A client streaming', () => {
         'All five steps done.',
         ANYTHING_ELSE,
       ]);
+    }, 60_000);
+  }
+
+  for (const [path, flowId, push] of [
+    ['for a push', 'buy_pushed', true],
+    ['polling', 'buy_slow', false],
+  ] as const) {
+    it(`gives up on a task that never finishes at task_timeout while waiting ${path}: cancels it, fails the flow, answers the message it held and writes no more run records`, async () => {
+      let clock = Date.now();
+      const rt = await a2aRuntime({ push, now: () => clock });
+      const conversation = `timeout-${flowId}`;
+      const job = await send(rt, conversation, 'long check', `start flow ${flowId}`);
+      expect(await processJob(await dueStep(rt, conversation), rt.deps, NEVER)).toBe('done');
+      const meanwhile = userMessage(conversation, 'hi there');
+      // Read when the message comes, and again when the run has ended.
+      rt.llm.reply('start flow greet', 'start flow greet');
+      await processJob(meanwhile, rt.deps, NEVER);
+      const agentName = flowId === 'buy_pushed' ? 'shop_pushed' : 'shop_slow';
+      expect(await texts(rt, conversation, meanwhile.turn_id)).toEqual([STILL_WORKING(agentName)]);
+
+      // A minute later the next step finds the task still working. (The queue holds it for real
+      // seconds; it is run as it would be delivered once due.)
+      clock += 61_000;
+      expect(await processJob(await dueStep(rt, conversation), rt.deps, NEVER)).toBe('done');
+      expect(await texts(rt, conversation, job.turn_id)).toEqual([
+        'Checking the stock…',
+        INTERNAL_ERROR,
+        'Hello!',
+        ANYTHING_ELSE,
+      ]);
+      expect(await internalErrorReasons(rt, conversation)).toEqual([
+        expect.stringContaining('did not finish within task_timeout (60 s)'),
+      ]);
+      expect(plain.cancelled).toEqual(plain.opened);
+      expect(plain.opened).toHaveLength(1);
+      // The run is over: nothing more of it is queued (what is, it has run already).
+      const head = await rt.store.load(conversation);
+      expect(head?.runs).toEqual({});
+      for (const queue of [rt.jobsQueueUrl, rt.delayQueueUrl]) {
+        for (const queued of await rt.queuedJobs(conversation, queue)) {
+          expect(head?.recentJobs).toContain(queued.id);
+        }
+      }
+      plain.finishLong();
     }, 60_000);
   }
 
