@@ -3,8 +3,14 @@
  * message (with the conversation's context and slots) as an A2A `Message`, and the agent's
  * `Message` or `Task` as the orchestrator's `AgentOutput`.
  */
-import { Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { Message, type Part, Role, type Task, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import type { AgentInput, AgentOutput } from '../assistant/index.js';
+
+/**
+ * The output metadata key (kept by the agent's frame and handed back in the next input's metadata)
+ * naming the status that asked the user: the task still showing it has not taken the answer up.
+ */
+export const QUESTION_KEY = 'question_id';
 
 /** Where a task stands, in our words: still going, waiting for the user, or over. */
 export type TaskPhase = 'working' | 'input_required' | 'completed' | 'failed';
@@ -34,6 +40,16 @@ export function stateName(state: TaskState | undefined): string {
     .replace(/^TASK_STATE_/, '')
     .toLowerCase()
     .replaceAll('_', '-');
+}
+
+/**
+ * What identifies a status: its message's id, else `@` and its time; undefined when it has neither.
+ * A task that shows the same status again has not changed.
+ */
+export function statusKey(status: TaskStatus | undefined): string | undefined {
+  const id = status?.message?.messageId;
+  if (id) return id;
+  return status?.timestamp ? `@${status.timestamp}` : undefined;
 }
 
 /** A text part. */
@@ -76,13 +92,15 @@ export function outgoingMessage(
   );
   const contextId = stringAt(input.metadata, 'context_id');
   const taskId = stringAt(input.metadata, 'task_id');
+  // Which of its statuses asked is ours to know; the agent has the answer's task.
+  const { [QUESTION_KEY]: _asked, ...metadata } = input.metadata;
   return {
     messageId,
     contextId: contextId ?? '',
     taskId: taskId ?? '',
     role: Role.ROLE_USER,
     parts,
-    metadata: { ...input.metadata, ...hookMetadata },
+    metadata: { ...metadata, ...hookMetadata },
     extensions: [],
     referenceTaskIds: [],
   };
@@ -159,8 +177,15 @@ export function outputOfTask(id: string, task: Task): AgentOutput | undefined {
         metadata,
       };
     }
-    case 'input_required':
-      return { id, status: 'input_required', ...(said ? { responseMessage: said } : {}), metadata };
+    case 'input_required': {
+      const asked = statusKey(task.status);
+      return {
+        id,
+        status: 'input_required',
+        ...(said ? { responseMessage: said } : {}),
+        metadata: { ...metadata, ...(asked ? { [QUESTION_KEY]: asked } : {}) },
+      };
+    }
     case 'failed':
       return {
         id,
@@ -178,7 +203,11 @@ function ids(contextId: string | undefined, taskId: string | undefined): Record<
   };
 }
 
-function stringAt(record: Readonly<Record<string, unknown>>, key: string): string | undefined {
+/** A non-empty string at `key` of a metadata record, if there is one. */
+export function stringAt(
+  record: Readonly<Record<string, unknown>>,
+  key: string,
+): string | undefined {
   const value = record[key];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }

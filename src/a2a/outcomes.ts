@@ -1,67 +1,128 @@
 /**
  * How a step of an A2A run ends: with the agent's answer (through the agent class's
- * `processOutput`), with a fatal error, or waiting on a task that is still working (for a push,
- * or polls with backoff until `max_polling_time`); and which of the agent's status messages the
- * user is shown on the way.
+ * `processOutput`), with a fatal error, or waiting on a task that is still working: reading its
+ * stream again, waiting for a push, or polling with backoff until `max_polling_time`. Every wait
+ * ends at `task_timeout`, counted from the message: then the task is cancelled and the run fails.
+ * A task that still shows the question its answer was sent to is still working on that answer.
  */
-import type { Message, Task } from '@a2a-js/sdk';
+import type { Task, TaskStatus } from '@a2a-js/sdk';
 import type { AgentOutput } from '../assistant/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import { backoffDelay } from '../resilience/index.js';
-import { outputOfTask, textOf } from './messages.js';
+import { outputOfTask, phaseOf, statusKey } from './messages.js';
+import { taskProgress } from './progress.js';
 import type { A2ARunData } from './runData.js';
 import type { A2AStep, A2AStepResult } from './step.js';
 
-/** Status messages remembered as shown, so a repeated update or poll shows none twice. */
-const SHOWN_KEPT = 20;
 /** The longest pause between two polls. */
 export const MAX_POLL_DELAY_MS = 30_000;
 
-/** A task as it stands: its output when it has stopped working, else the run waits on. */
+/**
+ * The task's answer to the run's message, once it has one: the output of a task that has stopped
+ * working, unless it still shows the very question the message answers (a snapshot from before
+ * the agent took the answer up). Undefined while it works. The task a send returns first for a
+ * message that continues it (`opening`) is the task as the message found it: only its end is an
+ * answer.
+ */
+export function verdictOf(
+  data: A2ARunData,
+  task: Task,
+  id: string,
+  opening = false,
+): AgentOutput | undefined {
+  if (stillAsking(data, task.status)) return undefined;
+  if (opening && phaseOf(task.status?.state) === 'input_required') return undefined;
+  return outputOfTask(id, task);
+}
+
+/** Whether a status is the question the run's message answers, shown again. */
+export function stillAsking(data: A2ARunData, status: TaskStatus | undefined): boolean {
+  return (
+    data.asked !== undefined &&
+    phaseOf(status?.state) === 'input_required' &&
+    statusKey(status) === data.asked
+  );
+}
+
+/**
+ * A task as it stands: what it said that the user has not seen, then its answer when it has one;
+ * otherwise the run waits on.
+ */
 export async function onTask(
   step: A2AStep,
   data: A2ARunData,
   task: Task,
-  id: string,
-  messages: BotMessage[],
+  messages: BotMessage[] = [],
+  opening = false,
 ): Promise<A2AStepResult> {
-  const output = outputOfTask(id, task);
-  if (output) return finish(step, data, output, messages);
-  const said = newStatusMessage(data, task.status?.message);
-  return waitFor(step, said?.run ?? data, said ? [...messages, said.message] : messages);
+  const output = verdictOf(data, task, step.context.runId, opening);
+  const said = taskProgress(data, task, output !== undefined);
+  const all = [...messages, ...said.messages];
+  if (output) return finish(step, said.run, output, all);
+  return waitFor(step, said.run, all);
 }
 
-/** Waits for the task: a push (polled now and then), or polls with backoff until the limit. */
+/**
+ * Waits for the task: its stream read again at once (`stream`), a push (polled now and then), or
+ * polls with backoff until `max_polling_time`; never past `task_timeout`.
+ */
 export async function waitFor(
   step: A2AStep,
   data: A2ARunData,
   messages: BotMessage[],
-  giveUp?: () => Promise<void>,
+  stream = false,
 ): Promise<A2AStepResult> {
   const now = step.now();
   const waitingSince = data.waitingSince ?? now;
-  const run = { ...data, waitingSince };
+  const run: A2ARunData = { ...data, waitingSince, stream };
   const config = step.agent.configuration;
+  const waited = now - waitingSince;
+  const leftMs = timeLeftMs(step, run);
+  if (leftMs <= 0) {
+    return giveUp(
+      step,
+      run,
+      `the agent's task did not finish within task_timeout (${config.task_timeout} s)`,
+      messages,
+    );
+  }
+  if (stream) return { data: run, messages, next: { type: 'continue' } };
   const limitMs = config.max_polling_time * 1000;
   if (run.push) {
     // The push finishes the run; a poll now and then covers a notification that never came.
-    return { data: run, messages, next: { type: 'continue', delayMs: limitMs } };
+    return { data: run, messages, next: { type: 'continue', delayMs: Math.min(limitMs, leftMs) } };
   }
-  const waited = now - waitingSince;
   if (waited >= limitMs) {
-    await giveUp?.();
-    return done(
+    return giveUp(
+      step,
       run,
-      fatal(
-        run,
-        `the agent's task did not finish within max_polling_time (${config.max_polling_time} s)`,
-      ),
+      `the agent's task did not finish within max_polling_time (${config.max_polling_time} s)`,
       messages,
     );
   }
   const schedule = { baseMs: config.polling_initial_delay * 1000, maxMs: MAX_POLL_DELAY_MS };
-  const delayMs = Math.max(1, Math.min(backoffDelay(schedule, run.polls + 1), limitMs - waited));
+  const delayMs = Math.max(
+    1,
+    Math.min(backoffDelay(schedule, run.polls + 1), limitMs - waited, leftMs),
+  );
   return { data: run, messages, next: { type: 'continue', delayMs } };
+}
+
+/** How long the run may still wait for its task before `task_timeout` ends it. */
+export function timeLeftMs(step: A2AStep, data: A2ARunData): number {
+  const since = data.waitingSince ?? step.now();
+  return since + step.agent.configuration.task_timeout * 1000 - step.now();
+}
+
+/** Gives up on the task: it is cancelled, so that it does not go on for nobody, and the run fails. */
+async function giveUp(
+  step: A2AStep,
+  data: A2ARunData,
+  reason: string,
+  messages: BotMessage[],
+): Promise<A2AStepResult> {
+  await step.cancelTask(data);
+  return done(data, fatal(data, reason), messages);
 }
 
 /** Ends the run with the agent's answer, through the agent class's `processOutput`. */
@@ -87,19 +148,4 @@ export function done(
 /** The run's output when it fails for good. */
 export function fatal(data: A2ARunData, reason: string): AgentOutput {
   return { id: data.messageId, status: 'fatal_error', errorMessage: reason };
-}
-
-/** A status message not shown yet, as a bot message (and the run remembering it). */
-export function newStatusMessage(
-  data: A2ARunData,
-  message: Pick<Message, 'messageId' | 'parts'> | undefined,
-): { run: A2ARunData; message: BotMessage } | undefined {
-  const text = textOf(message?.parts);
-  if (!message || !text) return undefined;
-  const key = message.messageId || text;
-  if (data.shown.includes(key)) return undefined;
-  return {
-    run: { ...data, shown: [...data.shown, key].slice(-SHOWN_KEPT) },
-    message: { text, metadata: { intermediate: true, agent_id: data.agentId } },
-  };
 }

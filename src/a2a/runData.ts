@@ -1,7 +1,7 @@
 /**
  * An A2A run's data between its steps, parsed whenever its run is loaded: the agent, the message
- * until it is sent, the task's ids, how long and how often the run has waited, and the status
- * messages already shown.
+ * until it is sent, the task's ids, the question the message answers, how the run follows the
+ * task, how long and how often it has waited, and the status messages already shown.
  */
 import type { Task } from '@a2a-js/sdk';
 import { z } from 'zod';
@@ -16,7 +16,14 @@ export const A2ARunData = z.object({
   messageId: z.string(),
   taskId: z.string().optional(),
   contextId: z.string().optional(),
-  /** When the run began waiting for its task (ms since the epoch). */
+  /**
+   * The status that asked the question the message answers (`statusKey`): a task that still
+   * shows it has not taken the answer up yet, so it is no verdict.
+   */
+  asked: z.string().optional(),
+  /** Whether the next step reads the task's stream again (resubscribes) at once. */
+  stream: z.boolean().optional(),
+  /** When the run sent its message and began waiting for its task (ms since the epoch). */
   waitingSince: z.number().optional(),
   polls: z.number().int().min(0),
   /** Whether the agent was given a push URL for the task. */

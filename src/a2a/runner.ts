@@ -19,6 +19,7 @@ import type {
 import { A2AAgent, type A2AAgentClass } from './agent.js';
 import { A2AConnection, type CallScope } from './connection.js';
 import { followUp } from './followUp.js';
+import { QUESTION_KEY, stringAt } from './messages.js';
 import { done, fatal } from './outcomes.js';
 import { A2ARunData } from './runData.js';
 import { type SendOptions, send } from './send.js';
@@ -46,13 +47,16 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
   }
 
   start(invocation: Parameters<AgentRunner['start']>[0]): A2ARunData {
+    const asked = stringAt(invocation.input.metadata, QUESTION_KEY);
     return {
       agentId: invocation.agent.name,
       input: invocation.input,
       messageId: `msg-${invocation.input.id}`,
+      ...(asked ? { asked } : {}),
       polls: 0,
       push: false,
-      shown: [],
+      // The question was shown when it was asked.
+      shown: asked ? [asked] : [],
     };
   }
 
@@ -70,6 +74,8 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
       scope,
       custom: () => this.customOf(agent),
       now: this.now,
+      cancelTask: (run) =>
+        this.cancel({ agent, conversationId: context.conversationId, data: run }, scope),
     };
     try {
       try {
@@ -84,9 +90,7 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
         return done(data, fatal(data, `the health check failed: ${reason}`));
       }
       if (data.input) return await send(step, data, data.input, this.options);
-      return await followUp(step, data, () =>
-        this.cancel({ agent, conversationId: context.conversationId, data }, scope),
-      );
+      return await followUp(step, data);
     } catch (error) {
       if (context.signal.aborted) throw error;
       const failure = connection.failure(error);

@@ -1,9 +1,12 @@
 /**
  * The first step of an A2A run: the user's message (through the agent class's `processInput` and
  * the agent's `pre_call_hook`) goes out, with a push URL when the agent offers push; the answer,
- * or the task's first updates, come back at once or from a stream.
+ * or the task's first updates, come back at once or from a stream. An answer to a task that the
+ * task already holds (the step ran before, and its worker died after sending) is not sent again:
+ * the task is followed instead.
  */
-import type { SendMessageRequest, TaskPushNotificationConfig } from '@a2a-js/sdk';
+import type { SendMessageRequest, Task, TaskPushNotificationConfig } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import type { A2ASubAgent, AgentInput } from '../assistant/index.js';
 import type { PreCallHook } from '../extensions/index.js';
 import { runPreCallHook } from '../mcp/index.js';
@@ -14,7 +17,7 @@ import { finish, onTask } from './outcomes.js';
 import { pushToken, pushUrl } from './push.js';
 import { type A2ARunData, idsOf } from './runData.js';
 import type { A2AStep, A2AStepResult } from './step.js';
-import { readStream } from './stream.js';
+import { resubscribe, sendStream } from './stream.js';
 
 /** The runner's options that sending reads. */
 export interface SendOptions {
@@ -57,13 +60,49 @@ export async function send(
     },
     metadata: undefined,
   };
-  const sent: A2ARunData = { ...without(data, 'input'), push: push !== undefined };
-  if (card.capabilities?.streaming) {
-    return readStream(step, client, sent, request);
+  const sent: A2ARunData = {
+    ...without(data, 'input'),
+    push: push !== undefined,
+    waitingSince: step.now(),
+  };
+  const streams = card.capabilities?.streaming === true;
+  const continued = request.message?.taskId || undefined;
+  const holding = continued
+    ? await taskHolding(step, client, continued, data.messageId)
+    : undefined;
+  if (holding) {
+    const run = { ...sent, ...idsOf(holding) };
+    return streams ? resubscribe(step, run) : onTask(step, run, holding);
   }
+  if (streams) return sendStream(step, client, sent, request);
   const answer = await client.sendMessage(request, await connection.requestOptions(scope, client));
   if (!isTask(answer)) return finish(step, sent, outputOfMessage(context.runId, answer));
-  return onTask(step, { ...sent, ...idsOf(answer) }, answer, context.runId, []);
+  return onTask(step, { ...sent, ...idsOf(answer) }, answer, [], continued !== undefined);
+}
+
+/**
+ * The task the message continues, if it already holds the message. A task that cannot be read is
+ * left to the send, which says what is wrong with it; a failure worth another try is thrown.
+ */
+async function taskHolding(
+  step: A2AStep,
+  client: Client,
+  taskId: string,
+  messageId: string,
+): Promise<Task | undefined> {
+  const { connection, scope } = step;
+  try {
+    const task = await client.getTask(
+      { tenant: '', id: taskId },
+      await connection.requestOptions(scope, client),
+    );
+    return task.history.some((m) => m.messageId === messageId) ? task : undefined;
+  } catch (error) {
+    if (scope.signal.aborted) throw error;
+    const failure = connection.failure(error);
+    if (failure.transient) throw failure;
+    return undefined;
+  }
 }
 
 async function pushConfig(

@@ -21,4 +21,6 @@ export interface A2AStep {
   /** The agent's class (its `processInput` and `processOutput`), made on first use. */
   readonly custom: () => A2AAgent;
   readonly now: () => number;
+  /** Cancels the run's task (best effort), when the run gives up on it. */
+  readonly cancelTask: (data: A2ARunData) => Promise<void>;
 }

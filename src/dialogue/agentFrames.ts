@@ -8,6 +8,11 @@ import type { AgentPending } from './ports.js';
 
 /** Metadata an agent returns that its next invocation needs (A2A conversation ids). */
 const SESSION_KEYS = ['context_id', 'task_id'] as const;
+/**
+ * Metadata of the agent's latest question only (which A2A status asked it): the answer goes with
+ * it, and a later question without one drops it.
+ */
+const QUESTION_KEY = 'question_id';
 
 /**
  * Invokes the sub agent of a running agent frame and applies what it returns. True when the
@@ -114,8 +119,8 @@ function completeAgent(ctx: TurnContext, frame: AgentFrame): void {
 }
 
 function sessionOf(output: AgentOutput, frame: AgentFrame): Record<string, string> | undefined {
-  const session: Record<string, string> = { ...frame.session };
-  for (const key of SESSION_KEYS) {
+  const { [QUESTION_KEY]: _earlier, ...session }: Record<string, string> = { ...frame.session };
+  for (const key of [...SESSION_KEYS, QUESTION_KEY]) {
     const value = output.metadata?.[key];
     if (typeof value === 'string') session[key] = value;
   }

@@ -83,7 +83,8 @@ export class DialogueEngine {
 
   /**
    * A user message's turn. A message held while an agent worked was logged when it arrived
-   * (`log` false): its turn writes no second `user` event.
+   * (`log` false): its turn writes no second `user` event. A turn that ends a working agent (the
+   * user cancels its flow, or the session expired) answers the messages it held, in order.
    */
   private async respond(
     state: ConversationState,
@@ -94,6 +95,7 @@ export class DialogueEngine {
   ): Promise<TurnResult> {
     const turn = new Turn(state, ports.now, message.text, message.metadata);
     const ctx: TurnContext = { model: this.model, turn, ports, ...options };
+    const working = workingAgent(state.stack);
     // A conversation's first message, or a message after the session expired, opens a session,
     // as in Rasa: it starts before the message is read, and pattern_session_start runs before
     // anything the message asks for. A message held while an agent worked came in its session.
@@ -145,7 +147,17 @@ export class DialogueEngine {
     }
     await this.settle(ctx);
     turn.flushStack();
-    return { state: turn.snapshot(), events: turn.events, messages: turn.messages, commands };
+    const result = {
+      state: turn.snapshot(),
+      events: [...turn.events],
+      messages: [...turn.messages],
+      commands,
+    };
+    const held = working?.held ?? [];
+    if (held.length > 0 && !stillWorking(result.state, working)) {
+      await this.release(result, held, ports, options);
+    }
+    return result;
   }
 
   /**
@@ -290,6 +302,17 @@ export class DialogueEngine {
  */
 function isNewSession(state: ConversationState): boolean {
   return state.session_started !== true && state.history.length === 0;
+}
+
+/** Whether the agent frame still works on the same run. */
+function stillWorking(state: ConversationState, frame: AgentFrame | undefined): boolean {
+  return state.stack.some(
+    (f) =>
+      f.type === 'agent' &&
+      f.frame_id === frame?.frame_id &&
+      f.status === 'working' &&
+      f.run_id === frame.run_id,
+  );
 }
 
 /** Whether the message was `/session_start`, which starts the session pattern itself. */

@@ -6,8 +6,15 @@
  *   an artifact (text and data) once the answer comes;
  * - `login`: a task that needs authentication first (auth required), then completes;
  * - `long`: a task that says it is working, then completes once the test calls `finishLong()`;
+ * - `chatty`: a task that says `Step 1 of 5.`, then (after `finishLong()`) steps 2 to 4, then
+ *   (after `finishLong()` again) step 5, an artifact and completed;
  * - `fail`: a task that fails; anything else: an echo message.
- * It records every message it receives (with the request's headers) and every cancelled task.
+ * An answer to a task that asked opens with the task as it stands, still asking, as an SDK agent
+ * written in the SDK's usual style does (`followUps: 'working'` opens it working instead). Then
+ * the answer completes the task; an answer `later <trim>` first waits for `finishLong()`; an
+ * answer `again` asks another question.
+ * It records every message it receives (with the request's headers), every task it opens and
+ * every cancelled task.
  */
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
@@ -44,8 +51,12 @@ export interface TestA2AAgent {
   /** The binding of each request, beside its headers. */
   readonly bindings: A2ABinding[];
   readonly cancelled: string[];
-  /** Completes the `long` tasks waiting now. */
+  /** The ids of the tasks it opened, one each. */
+  readonly opened: string[];
+  /** Completes the `long` tasks waiting now (and moves the others that wait on). */
   finishLong(): void;
+  /** Runs `hook` whenever a message arrives, before the agent works on it (none by default). */
+  onReceive(hook: (() => void) | undefined): void;
   /** Makes the health check (and every other message) fail from now on, or work again. */
   setBroken(broken: boolean): void;
   close(): Promise<void>;
@@ -59,20 +70,32 @@ export async function startTestA2AAgent(
     apiKey?: string;
     /** Also serve gRPC, offered last in the card. */
     grpc?: boolean;
+    /** How an answer to a task that asked opens it: as it stands (default), or working. */
+    followUps?: 'snapshot' | 'working';
   } = {},
 ): Promise<TestA2AAgent> {
   const received: ReceivedMessage[] = [];
   const headers: Record<string, string | string[] | undefined>[] = [];
   const bindings: A2ABinding[] = [];
   const cancelled: string[] = [];
+  const opened: string[] = [];
   let waiting: (() => void)[] = [];
   let broken = false;
+  let receiveHook: (() => void) | undefined;
+  const gate = () => new Promise<void>((resolve) => waiting.push(resolve));
 
   const executor: AgentExecutor = {
     async execute(ctx, bus) {
       const message = ctx.userMessage;
       const said = messageText(message);
-      const task = taskEvents(bus, ctx);
+      const events = taskEvents(bus, ctx);
+      const task = {
+        ...events,
+        open: () => {
+          if (!ctx.task) opened.push(ctx.taskId);
+          events.open();
+        },
+      };
       received.push({
         text: said,
         taskId: message.taskId,
@@ -81,22 +104,34 @@ export async function startTestA2AAgent(
         metadata: { ...(message.metadata ?? {}) },
         data: messageData(message),
       });
+      receiveHook?.();
+      const word = said.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
       if (broken) {
         task.open();
         task.status(TaskState.TASK_STATE_FAILED, 'the agent is broken');
         bus.finished();
         return;
       }
-      const word = said.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-      const state = ctx.task?.status?.state;
+      const asked = ctx.task;
+      const state = asked?.status?.state;
       if (
-        state === TaskState.TASK_STATE_INPUT_REQUIRED ||
-        state === TaskState.TASK_STATE_AUTH_REQUIRED
+        asked &&
+        (state === TaskState.TASK_STATE_INPUT_REQUIRED ||
+          state === TaskState.TASK_STATE_AUTH_REQUIRED)
       ) {
-        task.open();
+        if (options.followUps === 'working') task.open();
+        else bus.publish({ kind: 'task', data: asked });
+        const later = word === 'later';
+        if (later) await gate();
+        if (word === 'again') {
+          task.status(TaskState.TASK_STATE_INPUT_REQUIRED, 'Which colour would you like?');
+          bus.finished();
+          return;
+        }
+        const trim = later ? said.trim().split(/\s+/).slice(1).join(' ') : said;
         task.artifact([
-          text(`Ordered the ${said} trim.`),
-          data({ trim: said, order_id: `A-${received.length}` }),
+          text(`Ordered the ${trim} trim.`),
+          data({ trim, order_id: `A-${received.length}` }),
         ]);
         task.status(TaskState.TASK_STATE_COMPLETED);
         bus.finished();
@@ -114,10 +149,21 @@ export async function startTestA2AAgent(
             'Please sign in at the dealership first.',
           );
           break;
+        case 'chatty': {
+          task.open();
+          task.status(TaskState.TASK_STATE_WORKING, 'Step 1 of 5.');
+          await gate();
+          for (const n of [2, 3, 4]) task.status(TaskState.TASK_STATE_WORKING, `Step ${n} of 5.`);
+          await gate();
+          task.status(TaskState.TASK_STATE_WORKING, 'Step 5 of 5.');
+          task.artifact([text('All five steps done.')]);
+          task.status(TaskState.TASK_STATE_COMPLETED);
+          break;
+        }
         case 'long': {
           task.open();
           task.status(TaskState.TASK_STATE_WORKING, 'Checking the stock…');
-          await new Promise<void>((resolve) => waiting.push(resolve));
+          await gate();
           if (cancelled.includes(ctx.taskId)) break;
           task.artifact([text('The car is in stock.'), data({ in_stock: true })]);
           task.status(TaskState.TASK_STATE_COMPLETED);
@@ -177,7 +223,11 @@ export async function startTestA2AAgent(
     headers,
     bindings,
     cancelled,
+    opened,
     finishLong,
+    onReceive(hook) {
+      receiveHook = hook;
+    },
     setBroken(value) {
       broken = value;
     },

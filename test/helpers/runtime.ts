@@ -60,10 +60,10 @@ export interface TestRuntime {
    */
   takeStep(conversationId: string, queueUrl?: string): Promise<Job>;
   /**
-   * The jobs queued for a conversation now, on the jobs queue (one receive that does not wait;
-   * they stay queued).
+   * The jobs queued for a conversation now, on the jobs queue or `queueUrl` (one receive that does
+   * not wait; they stay queued).
    */
-  queuedJobs(conversationId: string): Promise<Job[]>;
+  queuedJobs(conversationId: string, queueUrl?: string): Promise<Job[]>;
   /** As `takeStep`, for the next job of a type (an agent update, a cancel). */
   takeJob(conversationId: string, type: Job['type'], queueUrl?: string): Promise<Job>;
 }
@@ -220,10 +220,10 @@ export async function testRuntime(
       const out = await documents.send(new ScanCommand({ TableName: tableName }));
       return JSON.stringify(out.Items ?? []);
     },
-    async queuedJobs(conversationId) {
+    async queuedJobs(conversationId, queueUrl = queues.jobsQueueUrl) {
       const received = await sqs.send(
         new ReceiveMessageCommand({
-          QueueUrl: queues.jobsQueueUrl,
+          QueueUrl: queueUrl,
           MaxNumberOfMessages: 10,
           WaitTimeSeconds: 0,
           VisibilityTimeout: 0,

@@ -78,6 +78,8 @@ export const A2AConfiguration = strictObject({
     .optional(),
   max_polling_time: PositiveNumber.default(60),
   polling_initial_delay: PositiveNumber.default(0.5),
+  /** Seconds a task may work after the message, push or not; then it is cancelled. */
+  task_timeout: PositiveNumber.default(600),
   timeout: PositiveNumber.optional(),
   max_retries: z.number().int().min(0).default(3),
   pre_call_hook: ModulePath.optional(),

@@ -2,13 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { AgentCard, type AgentInterface } from '@a2a-js/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pushToken } from '../../../src/a2a/index.js';
-import { type LocalHttpServer, serveHttp } from '../../../src/adapters/local/httpServer.js';
-import { projectAgents } from '../../../src/agents/index.js';
-import { a2aPushChannel, standardChannels } from '../../../src/channels/index.js';
-import { McpGateway } from '../../../src/mcp/index.js';
 import { type Job, processJob } from '../../../src/runtime/index.js';
+import { type A2ARuntime, startA2ARuntime } from '../../helpers/a2aRuntime.js';
 import { startTestA2AAgent, type TestA2AAgent } from '../../helpers/a2aTestAgent.js';
-import { SILENT_LOGGER } from '../../helpers/logger.js';
 import {
   internalErrorReasons,
   NEVER,
@@ -211,9 +207,8 @@ beforeAll(async () => {
 const suite = runtimeSuite(files);
 
 describe('A2A sub agents', () => {
-  let server: LocalHttpServer | undefined;
+  let served: A2ARuntime | undefined;
   let logs: string[];
-  let gateway: McpGateway | undefined;
 
   beforeEach(() => {
     for (const agent of [modern, legacy, fragile, grpcAgent]) {
@@ -224,49 +219,19 @@ describe('A2A sub agents', () => {
     }
   });
   afterAll(async () => {
-    await server?.close();
-    await gateway?.close();
+    await served?.close();
   });
 
   /** A runtime whose A2A runs register push URLs on a served receiver (or poll, `push: false`). */
   async function a2aRuntime(options: { push?: boolean } = {}): Promise<TestRuntime> {
-    logs = [];
-    const record =
-      (level: string) =>
-      (message: string, fields: Record<string, unknown> = {}) =>
-        logs.push(`${level} ${message} ${JSON.stringify(fields)}`);
-    const logger = {
-      ...SILENT_LOGGER,
-      debug: record('debug'),
-      warn: record('warn'),
-      error: record('error'),
-    };
-    const pushKey = async () => PUSH_KEY;
-    let url: string | undefined;
-    gateway = new McpGateway({ assistant: suite.assistant, secrets: { get: async () => '' } });
-    const runners = await projectAgents({
-      assistant: suite.assistant,
-      models: () => {
-        throw new Error('no model here');
-      },
-      gateway,
-      secrets: {
-        get: async (name) => {
-          if (name === 'SHOP_KEY') return SHOP_KEY;
-          throw new Error(`no secret ${name}`);
-        },
-      },
-      ...(options.push === false ? {} : { pushKey, pushBaseUrl: () => url }),
-      logger,
+    await served?.close();
+    served = await startA2ARuntime(suite, {
+      pushKey: PUSH_KEY,
+      secrets: { SHOP_KEY },
+      ...(options.push === false ? { push: false } : {}),
     });
-    const rt = await suite.runtime({
-      runners,
-      channels: (context) => [...standardChannels(context), a2aPushChannel(context, { pushKey })],
-    });
-    await server?.close();
-    server = await serveHttp(rt.http, 0, logger);
-    url = server.url;
-    return rt;
+    logs = served.logs;
+    return served.rt;
   }
 
   async function say(rt: TestRuntime, conversation: string, text: string, command: string) {
@@ -414,17 +379,23 @@ describe('A2A sub agents', () => {
     ]);
   }, 30_000);
 
-  /** Runs the user message and the first step; the run then waits for its task. */
+  /** Runs the user message and the run's steps until the run waits for its task. */
   async function startWaiting(rt: TestRuntime, conversation: string, flow: string) {
     rt.llm.reply(`start flow ${flow}`);
     const job = userMessage(conversation, 'long check');
     await processJob(job, rt.deps, NEVER);
-    const step = await rt.takeStep(conversation);
-    await processJob(step, rt.deps, NEVER);
-    const head = await rt.store.load(conversation);
-    const runId = Object.keys(head?.runs ?? {})[0];
-    if (!runId) throw new Error('no run waits');
-    return { job, runId };
+    for (;;) {
+      const step = await rt.takeStep(conversation);
+      // A short budget: a step that reads the task's stream stops soon after the agent falls silent.
+      await processJob(step, rt.deps, NEVER, { deadline: Date.now() + 3000 });
+      const head = await rt.store.load(conversation);
+      const runId = Object.keys(head?.runs ?? {})[0];
+      if (!runId) throw new Error('no run waits');
+      const record = await rt.store.loadRun(conversation, runId, head?.runs[runId] ?? '');
+      if ((record?.data as { notBefore?: number } | undefined)?.notBefore !== undefined) {
+        return { job, runId };
+      }
+    }
   }
 
   for (const [name, agent, flow] of [
@@ -458,7 +429,7 @@ describe('A2A sub agents', () => {
 
   /** Posts a notification for a run to the receiver. */
   async function push(conversation: string, runId: string, body: unknown, token: string) {
-    return fetch(`${server?.url}/a2a/push/${conversation}/${runId}`, {
+    return fetch(`${served?.url}/a2a/push/${conversation}/${runId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/a2a+json', 'x-a2a-notification-token': token },
       body: JSON.stringify(body),

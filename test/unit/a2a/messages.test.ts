@@ -57,6 +57,12 @@ describe('outgoingMessage', () => {
     expect(message.contextId).toBe('');
     expect(message.taskId).toBe('');
   });
+
+  it('keeps the id of the question it answers to itself', () => {
+    const message = outgoingMessage(input({ task_id: 't-1', question_id: 'm-7' }), 'msg-3', {});
+    expect(message.taskId).toBe('t-1');
+    expect(message.metadata).toEqual({ task_id: 't-1' });
+  });
 });
 
 describe('outputOfMessage', () => {
@@ -123,14 +129,23 @@ describe('outputOfTask', () => {
           },
         }),
       );
+      // The question's id comes back with the answer: the task still showing it has not moved on.
       expect(output).toEqual({
         id: 'in-1',
         status: 'input_required',
         responseMessage: 'Which trim?',
-        metadata: { context_id: 'c-1', task_id: 't-1' },
+        metadata: { context_id: 'c-1', task_id: 't-1', question_id: 'm' },
       });
     },
   );
+
+  it('names a question without a message by the time of its status', () => {
+    const output = outputOfTask(
+      'in-1',
+      task({ status: { state: 'TASK_STATE_AUTH_REQUIRED', timestamp: '2026-12-02T10:00:00Z' } }),
+    );
+    expect(output?.metadata).toMatchObject({ question_id: '@2026-12-02T10:00:00Z' });
+  });
 
   it.each([
     ['TASK_STATE_FAILED', 'failed'],

@@ -80,6 +80,7 @@ describe('the example assistant', () => {
     expect(shopping?.configuration).toMatchObject({
       max_polling_time: 60,
       polling_initial_delay: 0.5,
+      task_timeout: 600,
     });
   });
 

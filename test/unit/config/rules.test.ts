@@ -228,6 +228,21 @@ const cases: RuleCase[] = [
     ],
   },
   {
+    rule: 'task_timeout is a number of seconds greater than 0',
+    files: {
+      'sub_agents/shopper/config.yml': a2aAgent(
+        '  agent_card: https://agents.example.com/card.json\n  task_timeout: 0\n',
+      ),
+      'sub_agents/seller/config.yml': a2aAgent(
+        '  agent_card: https://agents.example.com/card.json\n  task_timeout: ten minutes\n',
+      ).replace('name: shopper', 'name: seller'),
+    },
+    errors: [
+      'sub_agents/seller/config.yml:7:17: configuration.task_timeout must be a number (got string "ten minutes")',
+      'sub_agents/shopper/config.yml:7:17: configuration.task_timeout must be greater than 0',
+    ],
+  },
+  {
     rule: 'pre_call_hook resolves to an exported function',
     files: {
       'sub_agents/shopper/config.yml': a2aAgent(

@@ -473,7 +473,12 @@ describe('DialogueEngine with sub agents', () => {
       {
         status: 'input_required',
         responseMessage: 'Which topic?',
-        metadata: { context_id: 'ctx-1', task_id: 'task-1', trace_id: 'not a session id' },
+        metadata: {
+          context_id: 'ctx-1',
+          task_id: 'task-1',
+          question_id: 'q-1',
+          trace_id: 'not a session id',
+        },
       },
       // A new task in the same context; a context id that is not text is ignored.
       {
@@ -488,9 +493,11 @@ describe('DialogueEngine with sub agents', () => {
     await c.say('2024');
     const [first, second, third] = c.ports.agents.invocations.map((i) => i.input.metadata);
     expect(first).not.toHaveProperty('context_id');
-    expect(second).toMatchObject({ context_id: 'ctx-1', task_id: 'task-1' });
+    expect(second).toMatchObject({ context_id: 'ctx-1', task_id: 'task-1', question_id: 'q-1' });
     expect(second).not.toHaveProperty('trace_id');
     expect(third).toMatchObject({ context_id: 'ctx-1', task_id: 'task-2' });
+    // The id of a question goes with its answer only; the second question named none.
+    expect(third).not.toHaveProperty('question_id');
   });
 
   it("passes the turn's abort signal and deadline to the agent", async () => {
@@ -550,6 +557,34 @@ describe('DialogueEngine with sub agents', () => {
       'agent_cancelled:researcher',
       'flow_cancelled:research',
     ]);
+  });
+
+  it('answers the messages held while an agent worked when the user cancels its flow', async () => {
+    const c = await start();
+    const ports = {
+      ...c.ports,
+      agents: { invoke: async () => ({ status: 'pending' as const, runId: 'run-1' }) },
+    };
+    // The held message is read when it comes, and again when it is answered.
+    c.ports.llm.reply(
+      'start flow research',
+      'start flow transfer_money',
+      'cancel flow',
+      'start flow transfer_money',
+    );
+    const started = await c.engine.handleMessage(c.state, { text: 'research cars' }, ports);
+    const held = await c.engine.handleMessage(started.state, { text: 'send money' }, ports);
+    expect(held.messages.map((m) => m.text)).toEqual([
+      "researcher is still working on your request. I'll let you know as soon as it's done.",
+    ]);
+    const cancelled = await c.engine.handleMessage(held.state, { text: 'stop that' }, ports);
+    expect(cancelled.messages.map((m) => m.text)).toEqual([
+      "All right, I've stopped research.",
+      'Who should receive the money?',
+    ]);
+    expect(cancelled.state.stack.some((f) => f.type === 'agent')).toBe(false);
+    // Logged when it came; answering it logs no second user event.
+    expect(cancelled.events.filter((e) => e.event === 'user')).toHaveLength(1);
   });
 
   it('passes the channel metadata of the message to the agent', async () => {

@@ -1,0 +1,128 @@
+import { Message, Task } from '@a2a-js/sdk';
+import { describe, expect, it } from 'vitest';
+import { stillAsking, verdictOf } from '../../../src/a2a/outcomes.js';
+import { statusMessage, taskProgress } from '../../../src/a2a/progress.js';
+import type { A2ARunData } from '../../../src/a2a/runData.js';
+
+const run = (extra: Partial<A2ARunData> = {}): A2ARunData => ({
+  agentId: 'shop',
+  messageId: 'ours',
+  polls: 0,
+  push: false,
+  shown: [],
+  ...extra,
+});
+
+const agent = (messageId: string, text: string) => ({
+  messageId,
+  role: 'ROLE_AGENT',
+  parts: [{ text }],
+});
+const user = (messageId: string) => ({ messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }] });
+
+const task = (state: string, history: unknown[], message?: unknown) =>
+  Task.fromJSON({
+    id: 't-1',
+    contextId: 'c-1',
+    status: { state, ...(message ? { message } : {}) },
+    history,
+  });
+
+const texts = (said: { messages: { text?: string }[] }) => said.messages.map((m) => m.text);
+
+describe('taskProgress', () => {
+  it('shows what the agent said after the run’s message, in order, its question before it not', () => {
+    const said = taskProgress(
+      run(),
+      task(
+        'TASK_STATE_WORKING',
+        [
+          user('first'),
+          agent('q', 'Which trim?'),
+          user('ours'),
+          agent('s1', 'One.'),
+          agent('s2', 'Two.'),
+        ],
+        agent('s2', 'Two.'),
+      ),
+      false,
+    );
+    expect(texts(said)).toEqual(['One.', 'Two.']);
+    expect(said.run.shown).toEqual(['s1', 's2']);
+    expect(said.messages[0]?.metadata).toEqual({ intermediate: true, agent_id: 'shop' });
+  });
+
+  it('shows only what follows the newest message already shown', () => {
+    const history = [user('ours'), agent('s1', 'One.'), agent('s2', 'Two.'), agent('s3', 'Three.')];
+    // s1 was forgotten by the bounded list, but s2 was shown after it.
+    const said = taskProgress(run({ shown: ['s2'] }), task('TASK_STATE_WORKING', history), false);
+    expect(texts(said)).toEqual(['Three.']);
+  });
+
+  it('leaves out the status message that is the task’s answer', () => {
+    const question = agent('q2', 'Which colour?');
+    const said = taskProgress(
+      run(),
+      task(
+        'TASK_STATE_INPUT_REQUIRED',
+        [user('ours'), agent('s1', 'Looking.'), question],
+        question,
+      ),
+      true,
+    );
+    expect(texts(said)).toEqual(['Looking.']);
+  });
+
+  it('shows the status message of a working task whose history lacks the run’s message', () => {
+    const said = taskProgress(
+      run(),
+      task('TASK_STATE_WORKING', [], agent('s9', 'Checking the stock…')),
+      false,
+    );
+    expect(texts(said)).toEqual(['Checking the stock…']);
+    // Shown once: the same status again says nothing.
+    expect(
+      texts(
+        taskProgress(
+          said.run,
+          task('TASK_STATE_WORKING', [], agent('s9', 'Checking the stock…')),
+          false,
+        ),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('statusMessage', () => {
+  it('shows a message with text once, keyed by its id, or by its text when it has none', () => {
+    expect(statusMessage(run(), Message.fromJSON(agent('e', ''))).messages).toEqual([]);
+    const said = statusMessage(run(), Message.fromJSON(agent('', 'Hi.')));
+    expect(texts(said)).toEqual(['Hi.']);
+    expect(texts(statusMessage(said.run, Message.fromJSON(agent('', 'Hi.'))))).toEqual([]);
+  });
+});
+
+describe('verdictOf', () => {
+  const question = agent('q', 'Which trim?');
+  const asking = task('TASK_STATE_INPUT_REQUIRED', [user('ours')], question);
+
+  it('takes no answer from a task that still shows the question the message answers', () => {
+    const data = run({ asked: 'q' });
+    expect(stillAsking(data, asking.status)).toBe(true);
+    expect(verdictOf(data, asking, 'r')).toBeUndefined();
+  });
+
+  it('takes a new question as the answer, with its id for the next answer', () => {
+    expect(verdictOf(run({ asked: 'earlier' }), asking, 'r')).toMatchObject({
+      status: 'input_required',
+      responseMessage: 'Which trim?',
+      metadata: { task_id: 't-1', question_id: 'q' },
+    });
+  });
+
+  it('takes only the end of a task from the first answer to a message that continues it', () => {
+    expect(verdictOf(run(), asking, 'r', true)).toBeUndefined();
+    const failed = task('TASK_STATE_FAILED', [], agent('f', 'No stock.'));
+    expect(verdictOf(run(), failed, 'r', true)).toMatchObject({ status: 'fatal_error' });
+  });
+});
