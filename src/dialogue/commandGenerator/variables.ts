@@ -1,6 +1,6 @@
 import type { SlotDefinition } from '../../assistant/index.js';
 import { conditionHolds, isPatternId } from '../../assistant/index.js';
-import { pythonFloat, pythonRepr, pythonStr } from '../../prompts/python.js';
+import { pythonRepr, pythonSlotStr, pythonStr } from '../../prompts/python.js';
 import { transcript } from '../agentInput.js';
 import type { FlowGraph } from '../flowGraph.js';
 import type { DialogueModel } from '../model.js';
@@ -109,7 +109,5 @@ const OTHER_VALUE = '__other__';
 /** A slot's value as Rasa prints it: `undefined` when unset, else Python's `str()`. */
 function slotValueText(value: unknown, slot: SlotDefinition | undefined): string {
   if (value === null || value === undefined) return 'undefined';
-  // Rasa keeps a float slot's value as a Python float: 50 prints as 50.0.
-  if (slot?.type === 'float' && typeof value === 'number') return pythonFloat(value);
-  return pythonStr(value);
+  return pythonSlotStr(value, slot?.type);
 }

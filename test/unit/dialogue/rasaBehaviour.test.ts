@@ -83,7 +83,7 @@ const FLOWS = `flows:
     description: Say the car's price.
     steps:
       - set_slots:
-          - car_price: 25000
+          - car_price: 24999.5
       - action: utter_price
       - action: utter_price_jinja
 `;
@@ -124,9 +124,42 @@ describe('Rasa behaviours', () => {
   it('renders ${slot} in a response as a dollar sign and the slot, and ${{ }} as Jinja', async () => {
     const c = await newConversation(PROJECT);
     expect(await c.say('/StartFlow(say_price)')).toEqual([
-      'The car costs $25000.',
-      'In total $25000.',
+      'The car costs $24999.5.',
+      'In total $24999.5.',
       'Anything else?',
+    ]);
+  });
+
+  it("says a float slot's whole number as Rasa does, 2000.0, with True and None as Python writes them", async () => {
+    const c = await newConversation({
+      'domain.yml': `slots:
+  monthly_income:
+    type: float
+  employed:
+    type: bool
+  employer:
+    type: text
+responses:
+  utter_ask_monthly_income:
+    - text: What do you earn a month?
+  utter_income:
+    - text: "Your income: {monthly_income} dollars (employed: {employed}, employer: {employer})."
+`,
+      'data/flows.yml': `flows:
+  income:
+    description: Note the income.
+    steps:
+      - collect: monthly_income
+      - set_slots:
+          - employed: true
+      - action: utter_income
+`,
+    });
+    c.ports.llm.reply('start flow income', 'set slot monthly_income 2000');
+    await c.say('my income');
+    expect(await c.say('2000')).toEqual([
+      'Your income: 2000.0 dollars (employed: True, employer: None).',
+      'Can I help you with anything else?',
     ]);
   });
 
@@ -293,7 +326,7 @@ describe('Rasa behaviours', () => {
     // The flow goes back to the recipient and runs on from there: the amount is still known.
     expect(await c.say('/SetSlots(confirm_slot_correction=true)')).toEqual([
       "Got it, I've updated recipient to John.",
-      'Send 50 to John?',
+      'Send 50.0 to John?',
     ]);
     expect(c.state.slots.recipient).toBe('John');
   });
