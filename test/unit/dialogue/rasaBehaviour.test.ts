@@ -163,6 +163,71 @@ responses:
     ]);
   });
 
+  it("refuses a value not of the collected slot's type with Rasa's rejection for the type, and asks again", async () => {
+    const c = await newConversation({
+      'domain.yml': `slots:
+  send_flowers_type:
+    type: categorical
+    values: [roses, lilies, pinks]
+  gift_wrap:
+    type: bool
+  budget:
+    type: float
+  card_text:
+    type: text
+responses:
+  utter_ask_send_flowers_type:
+    - text: Which flowers?
+  utter_ask_gift_wrap:
+    - text: Gift wrapped?
+  utter_ask_budget:
+    - text: What is your budget?
+  utter_ask_card_text:
+    - text: What should the card say?
+  utter_ordered:
+    - text: "{send_flowers_type}, wrapped: {gift_wrap}, {budget}."
+`,
+      'data/flows.yml': `flows:
+  send_flowers:
+    description: Send flowers.
+    steps:
+      - collect: send_flowers_type
+      - collect: gift_wrap
+      - collect: budget
+      - collect: card_text
+      - action: utter_ordered
+`,
+    });
+    c.ports.llm.reply(
+      'start flow send_flowers',
+      'set slot send_flowers_type daffodils',
+      'set slot send_flowers_type Lilies',
+      'set slot gift_wrap perhaps',
+      'set slot gift_wrap yes',
+      'set slot budget a lot',
+      // A value for a slot the flow is not asking for yet is dropped, as before.
+      'set slot budget 40\nset slot send_flowers_type tulips',
+    );
+    await c.say('send flowers');
+    expect(await c.say('daffodils')).toEqual([
+      'Sorry, daffodils is not one of the options. Please pick one of them.',
+      'Which flowers?',
+    ]);
+    expect(c.state.slots.send_flowers_type).toBeNull();
+    expect(await c.say('lilies')).toEqual(['Gift wrapped?']);
+    expect(await c.say('perhaps')).toEqual([
+      'Sorry, perhaps is not an answer I can use here. Please answer yes or no.',
+      'Gift wrapped?',
+    ]);
+    expect(await c.say('yes')).toEqual(['What is your budget?']);
+    expect(await c.say('a lot')).toEqual([
+      'Sorry, a lot is not a number I can use. Please give a number.',
+      'What is your budget?',
+    ]);
+    expect(await c.say('40, and tulips')).toEqual(['What should the card say?']);
+    expect(c.state.slots).toMatchObject({ send_flowers_type: 'lilies', budget: 40 });
+  });
+
   it("uses a response the project overrides under Rasa's name", async () => {
     const c = await newConversation(PROJECT);
     c.ports.llm.reply('start flow order_pizza');
