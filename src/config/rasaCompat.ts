@@ -83,11 +83,9 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     ),
     ...plain(
       'nlg.trace_prompt_tokens',
-      'nlg.llm.request_timeout',
       'contextual_response_rephraser',
       'nlu_command_adapter',
       'model_groups.*.router',
-      'model_groups.*.models.*.request_timeout',
       'model_groups.*.models.*.use_chat_completions_endpoint',
     ),
   ],
@@ -112,7 +110,7 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     ...plain('flows.*.**.silence_timeout', 'flows.*.**.dtmf'),
     ...nlu('nlu', 'stories', 'rules'),
   ],
-  subAgent: plain('configuration.llm.request_timeout'),
+  subAgent: [],
 };
 
 /** Credential keys: each must be a whole `${VAR}` reference. */
