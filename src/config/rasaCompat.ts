@@ -16,6 +16,8 @@ export interface IgnoredKeyRule {
   readonly silent?: boolean;
   /** Applies only where the object holding the key has this key too. */
   readonly besides?: string;
+  /** Applies to any key the pattern matches but these. */
+  readonly unless?: readonly string[];
   /**
    * The key asks for something Switchboard does not do and users must not miss (privacy): its
    * reason is a warning, repeated on every start, not a note.
@@ -109,6 +111,12 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     },
     ...plain('flows.*.**.silence_timeout', 'flows.*.**.dtmf'),
     ...nlu('nlu', 'stories', 'rules'),
+    {
+      pattern: pattern('*'),
+      unless: ['flows'],
+      reason:
+        'not read: a flows file holds "flows" (Rasa\'s flows schema lets other top-level keys be and ignores them, as Switchboard does)',
+    },
   ],
   subAgent: [],
 };
