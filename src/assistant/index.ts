@@ -87,7 +87,7 @@ export type {
   StepKind,
 } from './schemas/flows.js';
 export { FlowDefinition, FlowsFile, STEP_KINDS } from './schemas/flows.js';
-export { knownKeysOf } from './schemas/knownKeys.js';
+export { knownKeysOf, unknownKeyHint } from './schemas/knownKeys.js';
 export {
   A2AAgentFile,
   A2AConfiguration,

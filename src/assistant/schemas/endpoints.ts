@@ -144,7 +144,13 @@ function normalizeNlg(value: unknown): unknown {
 export const NLG_KEYS: ReadonlySet<string> = new Set([...Object.keys(nlgShape), 'model_group']);
 
 /** Response rephrasing (`nlg` in endpoints.yml). */
-export const NlgConfig = z.preprocess(normalizeNlg, strictObject(nlgShape));
+export const NlgConfig = z.preprocess(
+  normalizeNlg,
+  strictObject(nlgShape, {
+    model_group: (group) =>
+      `Rasa reads the rephraser's model only from llm, so it would not use this model group; write "llm: {model_group: ${typeof group === 'string' ? group : JSON.stringify(group)}}" instead`,
+  }),
+);
 export type NlgConfig = z.infer<typeof NlgConfig>;
 
 /**

@@ -90,6 +90,15 @@ describe('nlg in endpoints.yml', () => {
     expect(result.notes.map((n) => n.message).join('')).not.toContain('not used');
   });
 
+  it('refuses a model group beside the type, which Rasa would not use, and says to write it under llm', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': withNlg('  type: rephrase\n  model_group: main\n'),
+    });
+    expect(errorLines(dir, result)).toEqual([
+      'endpoints.yml:12:3: unknown key "model_group" in nlg: Rasa reads the rephraser\'s model only from llm, so it would not use this model group; write "llm: {model_group: main}" instead',
+    ]);
+  });
+
   it('notes an external NLG server and rephrases nothing', async () => {
     const { dir, result } = await loadProject({
       'endpoints.yml': withNlg('  url: http://127.0.0.1:5056/nlg\n  token: abc\n'),
