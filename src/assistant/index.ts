@@ -71,6 +71,7 @@ export {
   NLG_SERVER,
   NlgConfig,
   PYTHON_CLASS,
+  RASA_REPHRASER_CLASSES,
   REPHRASE_NLG,
   VectorStoreConfig,
 } from './schemas/endpoints.js';

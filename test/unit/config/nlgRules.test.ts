@@ -80,6 +80,21 @@ describe('nlg in endpoints.yml', () => {
     ]);
   });
 
+  it("takes rasa_plus.ml.ContextualResponseRephraser, Rasa Pro 3.7's name of its rephraser, as rephrase", async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': withNlg(
+        '  type: rasa_plus.ml.ContextualResponseRephraser\n  rephrase_all: true\n  llm:\n    model_group: main\n',
+      ),
+    });
+    expect(loaded(result).rephraser).toMatchObject({
+      rephrase_all: true,
+      llm: { model_group: 'main' },
+    });
+    expect(notes(dir, result)).toEqual([
+      'endpoints.yml:11:9: nlg.type rasa_plus.ml.ContextualResponseRephraser names Rasa\'s contextual response rephraser by its class: read as "rephrase", the type Rasa Pro reads since 3.8',
+    ]);
+  });
+
   it("uses the model group a Python class's block names beside its type, as lakera's does", async () => {
     const { result } = await loadProject({
       'endpoints.yml': withNlg(
