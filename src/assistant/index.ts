@@ -71,6 +71,7 @@ export {
   NLG_SERVER,
   NlgConfig,
   PYTHON_CLASS,
+  RASA_REPHRASER_CLASSES,
   REPHRASE_NLG,
   VectorStoreConfig,
 } from './schemas/endpoints.js';
@@ -87,7 +88,7 @@ export type {
   StepKind,
 } from './schemas/flows.js';
 export { FlowDefinition, FlowsFile, STEP_KINDS } from './schemas/flows.js';
-export { knownKeysOf } from './schemas/knownKeys.js';
+export { knownKeysOf, unknownKeyHint } from './schemas/knownKeys.js';
 export {
   A2AAgentFile,
   A2AConfiguration,

@@ -21,7 +21,10 @@ export function stripIgnoredKeys(
     for (const [key, child] of Object.entries(value)) {
       const childPath = [...path, key];
       const rule = rules.find(
-        (r) => matches(childPath, r.pattern) && (r.besides === undefined || r.besides in value),
+        (r) =>
+          matches(childPath, r.pattern) &&
+          (r.besides === undefined || r.besides in value) &&
+          !r.unless?.includes(key),
       );
       if (rule?.silent) continue;
       if (rule) {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { DeclaredNames } from './declaredNames.js';
+import { renameDeprecatedAliases } from './deprecatedAliases.js';
 import { type Diagnostic, type IgnoredKey, type Note, relativeFile } from './diagnostics.js';
 import { stripIgnoredKeys } from './ignoredKeys.js';
 import { type Environment, interpolate } from './interpolate.js';
@@ -54,8 +55,8 @@ export class LoadContext {
 
   /**
    * Reads a YAML file of the given kind: parses it, substitutes `${VAR}` (in configuration
-   * files), keeps credentials as references and drops ignored Rasa keys. Returns undefined when
-   * the file cannot be read.
+   * files), keeps credentials as references, reads Rasa's deprecated LLM setting names as the
+   * current ones and drops ignored Rasa keys. Returns undefined when the file cannot be read.
    */
   async readYaml(
     file: string,
@@ -91,8 +92,15 @@ export class LoadContext {
         requireSecretValues: this.requireSecretValues,
       });
       this.errors.push(...interpolated.errors);
-      this.unresolved.set(source, new Set(interpolated.unresolved.map(formatKeyPath)));
-      data = interpolated.data;
+      const renamed = renameDeprecatedAliases(interpolated.data, source, kind);
+      this.notes.push(...renamed.notes);
+      // A renamed key keeps its unresolved ${VAR}: its error was reported under the old name.
+      const unresolved = new Set(interpolated.unresolved.map(formatKeyPath));
+      for (const { from, to } of renamed.renamed) {
+        if (unresolved.has(formatKeyPath(from))) unresolved.add(formatKeyPath(to));
+      }
+      this.unresolved.set(source, unresolved);
+      data = renamed.data;
     }
     const stripped = stripIgnoredKeys(data, source, IGNORED_KEYS[kind]);
     this.ignored.push(...stripped.ignored);

@@ -16,6 +16,8 @@ export interface IgnoredKeyRule {
   readonly silent?: boolean;
   /** Applies only where the object holding the key has this key too. */
   readonly besides?: string;
+  /** Applies to any key the pattern matches but these. */
+  readonly unless?: readonly string[];
   /**
    * The key asks for something Switchboard does not do and users must not miss (privacy): its
    * reason is a warning, repeated on every start, not a note.
@@ -83,11 +85,9 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     ),
     ...plain(
       'nlg.trace_prompt_tokens',
-      'nlg.llm.request_timeout',
       'contextual_response_rephraser',
       'nlu_command_adapter',
       'model_groups.*.router',
-      'model_groups.*.models.*.request_timeout',
       'model_groups.*.models.*.use_chat_completions_endpoint',
     ),
   ],
@@ -111,8 +111,14 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     },
     ...plain('flows.*.**.silence_timeout', 'flows.*.**.dtmf'),
     ...nlu('nlu', 'stories', 'rules'),
+    {
+      pattern: pattern('*'),
+      unless: ['flows'],
+      reason:
+        'not read: a flows file holds "flows" (Rasa\'s flows schema lets other top-level keys be and ignores them, as Switchboard does)',
+    },
   ],
-  subAgent: plain('configuration.llm.request_timeout'),
+  subAgent: [],
 };
 
 /** Credential keys: each must be a whole `${VAR}` reference. */

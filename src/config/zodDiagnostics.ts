@@ -1,6 +1,6 @@
 import { closest, distance } from 'fastest-levenshtein';
 import type { z } from 'zod';
-import { knownKeysOf } from '../assistant/index.js';
+import { knownKeysOf, unknownKeyHint } from '../assistant/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { formatKeyPath, type KeyPath, valueAt } from './keyPath.js';
 import type { YamlSource } from './yamlSource.js';
@@ -46,13 +46,13 @@ function issueDiagnostics(
     case 'unrecognized_keys': {
       const known = knownKeysOf(issue.message);
       const owner = path.length === 0 ? 'at the top level' : `in ${where}`;
-      return issue.keys.map((key) =>
-        source.diagnostic(
-          [...path, key],
-          `unknown key "${key}" ${owner}${didYouMean(key, known)}; allowed: ${known.join(', ')}`,
-          'key',
-        ),
-      );
+      return issue.keys.map((key) => {
+        const hint = unknownKeyHint(issue.message, key);
+        const message = hint
+          ? `unknown key "${key}" ${owner}: ${hint}`
+          : `unknown key "${key}" ${owner}${didYouMean(key, known)}; allowed: ${known.join(', ')}`;
+        return source.diagnostic([...path, key], message, 'key');
+      });
     }
     case 'invalid_type': {
       if (value === undefined) {

@@ -1,5 +1,6 @@
-import type { CollectStep } from '../assistant/index.js';
+import type { CollectStep, SlotDefinition, SlotType } from '../assistant/index.js';
 import { conditionHolds } from '../assistant/index.js';
+import { coerceSlotValue } from './commands/coerce.js';
 import type { TurnContext } from './context.js';
 import { runCustomAction } from './customActions.js';
 import { patternData } from './frameLifecycle.js';
@@ -32,10 +33,41 @@ export async function askForSlot(
   return outcome === 'advance' ? 'wait' : outcome;
 }
 
+/** The slot the frame on top of the stack is asking for, if it waits at a collect step. */
+export function collectedSlot(ctx: TurnContext): string | undefined {
+  const top = ctx.turn.top();
+  if (top === undefined || top.type === 'agent') return undefined;
+  const compiled = ctx.model.flows.get(top.flow_id)?.steps.get(top.step_id);
+  return compiled?.kind === 'collect' ? compiled.step.collect : undefined;
+}
+
 /**
- * Whether the slot a collect step waits for now has an acceptable value. A value that a
- * rejection (of the step, or of the slot's validation) refuses is answered and cleared; then the
- * project's `validate_<slot>` action, when it has one, may clear it too (Rasa's slot validation).
+ * Rasa's answer to a value that is not of the type of the slot being collected, which its
+ * `action_run_slot_rejections` says before asking again. Text, list and any slots take anything.
+ */
+const TYPE_REJECTIONS: Partial<Record<SlotType, string>> = {
+  bool: 'utter_boolean_slot_rejection',
+  float: 'utter_float_slot_rejection',
+  categorical: 'utter_categorical_slot_rejection',
+};
+
+/**
+ * The response that refuses a value because it is not of the slot's type (not one of a
+ * categorical slot's values, no yes or no, no number); undefined when the value is of its type.
+ * A number outside a float slot's bounds is of its type.
+ */
+export function typeRejectionOf(value: unknown, slot: SlotDefinition): string | undefined {
+  const response = TYPE_REJECTIONS[slot.type];
+  if (response === undefined) return undefined;
+  const fitted = coerceSlotValue(value, slot);
+  return fitted.ok || fitted.outOfRange ? undefined : response;
+}
+
+/**
+ * Whether the slot a collect step waits for now has an acceptable value. A value not of the slot's
+ * type is refused with the type's rejection, as Rasa does; one that a rejection (of the step, or
+ * of the slot's validation) refuses is answered and cleared; then the project's
+ * `validate_<slot>` action, when it has one, may clear it too (Rasa's slot validation).
  * `'failed'` when that action failed and the flow ended with the error pattern.
  */
 export async function checkAnswer(
@@ -45,10 +77,18 @@ export async function checkAnswer(
 ): Promise<'accepted' | 'missing' | 'rejected' | 'failed'> {
   const value = ctx.turn.slots[step.collect];
   if (value === null || value === undefined) return 'missing';
-  const rejections = [
-    ...step.rejections,
-    ...(ctx.model.slots[step.collect]?.validation?.rejections ?? []),
-  ];
+  const slot = ctx.model.slots[step.collect];
+  const typeRejection = slot && typeRejectionOf(value, slot);
+  if (typeRejection) {
+    const context = { ...patternData(ctx, frame), collect: step.collect };
+    utter(ctx.model, ctx.turn, typeRejection, {
+      ...utterOptions(ctx, context),
+      variables: { value },
+    });
+    ctx.turn.setSlot(step.collect, null);
+    return 'rejected';
+  }
+  const rejections = [...step.rejections, ...(slot?.validation?.rejections ?? [])];
   const scope = { slots: ctx.turn.slots, context: patternData(ctx, frame) };
   const rejection = rejections.find((r) => conditionHolds(r.if, scope));
   if (rejection) {

@@ -1,4 +1,5 @@
 import { conditionHolds, isPatternId, PATTERN } from '../assistant/index.js';
+import { collectedSlot, typeRejectionOf } from './collect.js';
 import { coerceSlotValue } from './commands/coerce.js';
 import type { Command } from './commands/command.js';
 import type { TurnContext } from './context.js';
@@ -149,10 +150,8 @@ function applicable(ctx: TurnContext, command: Command): Command[] {
   switch (command.command) {
     case 'start flow':
       return startable(ctx, command.flow) ? [command] : [];
-    case 'set slot': {
-      const slot = ctx.model.slots[command.name];
-      return slot !== undefined && coerceSlotValue(command.value, slot).ok ? [command] : [];
-    }
+    case 'set slot':
+      return slotValue(ctx, command.name, command.value) ? [command] : [];
     case 'disambiguate flows': {
       const flows = command.flows.filter((f) => startable(ctx, f));
       if (flows.length === 0) return [];
@@ -207,10 +206,12 @@ function applySlots(
   let correction: Correction | undefined;
   for (const command of commands) {
     if (command.command !== 'set slot') continue;
-    const slot = ctx.model.slots[command.name];
-    if (!slot) continue;
-    const coerced = coerceSlotValue(command.value, slot);
-    if (!coerced.ok) continue;
+    const coerced = slotValue(ctx, command.name, command.value);
+    if (!coerced) continue;
+    if (coerced.refused) {
+      ctx.turn.setSlot(command.name, coerced.value);
+      continue;
+    }
     const previous = ctx.turn.slots[command.name];
     if (
       options.corrections &&
@@ -232,6 +233,25 @@ function applySlots(
     ctx.turn.setSlot(command.name, coerced.value);
   }
   return correction;
+}
+
+/**
+ * The value a `set slot` command gives its slot, or undefined when the slot cannot take it. A
+ * value not of the type of the slot being collected is kept as it is (`refused`): the collect
+ * step answers it with the type's rejection and asks again, as Rasa's
+ * `action_run_slot_rejections` does, instead of the message counting for nothing.
+ */
+function slotValue(
+  ctx: TurnContext,
+  name: string,
+  value: unknown,
+): { value: unknown; refused?: true } | undefined {
+  const slot = ctx.model.slots[name];
+  if (!slot) return undefined;
+  const coerced = coerceSlotValue(value, slot);
+  if (coerced.ok) return { value: coerced.value };
+  const refused = collectedSlot(ctx) === name && typeRejectionOf(value, slot) !== undefined;
+  return refused ? { value, refused } : undefined;
 }
 
 /** Whether `a` goes back further in its flow than `b`. */

@@ -230,7 +230,9 @@ function renderWithVariables(
   const { condition: _condition, ...unconditional } = chosen;
   return renderResponse(name, [unconditional], {
     ...options,
-    slots: { ...ctx.turn.slots, ...variables },
+    slots: ctx.turn.slots,
+    slotTypes: ctx.model.slots,
+    variables,
   });
 }
 

@@ -30,6 +30,17 @@ export const LatestMessage = z.object({ index: z.number().int().min(0), timestam
 export type LatestMessage = z.infer<typeof LatestMessage>;
 
 /**
+ * The sub agents of the current session, as Rasa's command-generator prompts read them from its
+ * events: each agent a flow started (in the order they started) and the agents that completed,
+ * the latest first.
+ */
+export const SessionAgents = z.object({
+  started: z.array(z.object({ agent_id: z.string(), flow_id: z.string() })),
+  completed: z.array(z.string()),
+});
+export type SessionAgents = z.infer<typeof SessionAgents>;
+
+/**
  * A conversation: the fold of its events. Only bounded windows of history are kept, so the state
  * (and the cost of a turn) stays the same size however long the conversation runs.
  */
@@ -54,6 +65,8 @@ export const ConversationState = z.object({
   latest_message: LatestMessage.optional(),
   /** When the latest event happened (seconds since the epoch); absent likewise. */
   latest_event_time: z.number().optional(),
+  /** Absent until a sub agent starts in the session. */
+  agents: SessionAgents.optional(),
 });
 export type ConversationState = z.infer<typeof ConversationState>;
 
@@ -144,6 +157,11 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
       next.session_started = true;
       next.history = [];
       next.last_bot_events = [];
+      delete next.agents;
+      return next;
+    case 'agent_started':
+    case 'agent_completed':
+      next.agents = recordAgent(state.agents, event);
       return next;
     case 'action':
     case 'flow_started':
@@ -151,8 +169,6 @@ export function applyEvent(state: ConversationState, event: DialogueEvent): Conv
     case 'flow_interrupted':
     case 'flow_resumed':
     case 'flow_cancelled':
-    case 'agent_started':
-    case 'agent_completed':
     case 'agent_interrupted':
     case 'agent_resumed':
     case 'agent_cancelled':
@@ -179,6 +195,20 @@ export function replay(
   events: readonly DialogueEvent[],
 ): ConversationState {
   return events.reduce(applyEvent, state);
+}
+
+/** Adds an agent's start (once per agent and flow) or completion (moved to the front). */
+function recordAgent(
+  agents: SessionAgents | undefined,
+  event: { event: 'agent_started' | 'agent_completed'; agent_id: string; flow_id: string },
+): SessionAgents {
+  const { started = [], completed = [] } = agents ?? {};
+  const { agent_id, flow_id } = event;
+  if (event.event === 'agent_completed') {
+    return { started, completed: [agent_id, ...completed.filter((id) => id !== agent_id)] };
+  }
+  const known = started.some((s) => s.agent_id === agent_id && s.flow_id === flow_id);
+  return { started: known ? started : [...started, { agent_id, flow_id }], completed };
 }
 
 function maxFrameSeq(stack: readonly Frame[]): number {

@@ -8,6 +8,8 @@ export interface UtterOptions {
   readonly random: () => number;
   readonly channel?: string;
   readonly context?: Readonly<Record<string, unknown>>;
+  /** Values filled in over the slots, as Rasa's keyword arguments of a response. */
+  readonly variables?: Readonly<Record<string, unknown>>;
 }
 
 /** How a turn renders responses: its random source, its channel, and a pattern's `context`. */
@@ -33,9 +35,11 @@ export function renderNamed(
   if (!variations) return undefined;
   return renderResponse(name, variations, {
     slots: turn.slots,
+    slotTypes: model.slots,
     random: options.random,
     ...(options.channel !== undefined ? { channel: options.channel } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
+    ...(options.variables !== undefined ? { variables: options.variables } : {}),
   });
 }
 

@@ -1,7 +1,7 @@
 import nunjucks from 'nunjucks';
 import { SwitchboardError } from '../resilience/index.js';
 import { useJinjaSemantics } from './jinjaSemantics.js';
-import { pythonJsonDumps, pythonStr } from './python.js';
+import { PythonFloat, pythonJsonDumps, pythonStr } from './python.js';
 
 let shared: nunjucks.Environment | undefined;
 
@@ -15,10 +15,11 @@ export function promptEnvironment(): nunjucks.Environment {
   useJinjaSemantics();
   const env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
   // addTest exists at run time but is missing from @types/nunjucks.
-  (env as unknown as { addTest(name: string, test: (value: unknown) => boolean): void }).addTest(
-    'none',
-    (value) => value === null || value === undefined,
-  );
+  const tests = env as unknown as {
+    addTest(name: string, test: (value: unknown) => boolean): void;
+  };
+  tests.addTest('none', (value) => value === null || value === undefined);
+  tests.addTest('number', (value) => typeof value === 'number' || value instanceof PythonFloat);
   addPythonFilters(env);
   addJinjaUndefinedHandling(env);
   addJinjaFilters(env);

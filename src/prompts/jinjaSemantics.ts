@@ -1,5 +1,5 @@
 import nunjucks from 'nunjucks';
-import { pythonStr } from './python.js';
+import { PythonFloat, pythonStr } from './python.js';
 
 /**
  * Rasa renders its templates with Jinja2 from Python values, and nunjucks (3.2.4, pinned)
@@ -33,6 +33,7 @@ export function pythonTruth(value: unknown): boolean {
   if (value === null || value === undefined) return false;
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return value !== 0;
+  if (value instanceof PythonFloat) return value.value !== 0;
   if (typeof value === 'string' || value instanceof SafeString) return String(value).length > 0;
   if (Array.isArray(value)) return value.length > 0;
   if (value instanceof Map || value instanceof Set) return value.size > 0;

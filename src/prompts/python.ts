@@ -12,6 +12,7 @@ export function pythonStr(value: unknown): string {
 
 /** Python's `repr(value)`: strings quoted as Python quotes them, lists and dicts with `, `. */
 export function pythonRepr(value: unknown): string {
+  if (value instanceof PythonFloat) return pythonFloat(value.value);
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
@@ -25,9 +26,49 @@ export function pythonRepr(value: unknown): string {
   return String(value);
 }
 
-/** Python's `str()` of a float: `50.0` where JavaScript writes `50`. */
-export function pythonFloat(value: number): string {
-  return Number.isInteger(value) ? `${value}.0` : pythonNumber(value);
+/**
+ * Python's `str()` of a float: `50.0` where JavaScript writes `50`, and an exponent from 1e16 up
+ * and below 1e-4 (`1e+16`, `1e-05`), where JavaScript's starts at 1e21 and 1e-7.
+ */
+function pythonFloat(value: number): string {
+  if (!Number.isFinite(value)) return pythonNumber(value);
+  const [mantissa = '', exponent = '0'] = value.toExponential().split('e');
+  const power = Number(exponent);
+  if (power < -4 || power >= 16) {
+    return `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  }
+  const text = Object.is(value, -0) ? '-0' : String(value);
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+/**
+ * A number Python holds as a float: it prints as Python prints floats (`2000.0`) and computes and
+ * compares as its number, in templates too.
+ */
+export class PythonFloat {
+  constructor(readonly value: number) {}
+  valueOf(): number {
+    return this.value;
+  }
+  toString(): string {
+    return pythonFloat(this.value);
+  }
+  toJSON(): number {
+    return this.value;
+  }
+}
+
+/**
+ * A slot's value as Rasa holds it: Rasa coerces what fills a float slot to a Python float, so a
+ * float slot's number is a `PythonFloat`; other values are themselves.
+ */
+export function pythonSlotValue(value: unknown, slotType: string | undefined): unknown {
+  return slotType === 'float' && typeof value === 'number' ? new PythonFloat(value) : value;
+}
+
+/** Python's `str()` of a slot's value, as Rasa prints it into prompts and responses (`2000.0`). */
+export function pythonSlotStr(value: unknown, slotType: string | undefined): string {
+  return pythonStr(pythonSlotValue(value ?? null, slotType));
 }
 
 /**
@@ -43,6 +84,8 @@ export function pythonJsonDumps(
       ? JSON.stringify(text).replace(/[\u0080-\uffff]/g, (ch) => `\\u${hex(ch.charCodeAt(0), 4)}`)
       : JSON.stringify(text);
   const dump = (v: unknown): string => {
+    if (v instanceof PythonFloat)
+      return Number.isFinite(v.value) ? pythonFloat(v.value) : dump(v.value);
     if (v === null || v === undefined) return 'null';
     if (typeof v === 'number') {
       if (Number.isNaN(v)) return 'NaN';

@@ -21,7 +21,7 @@ slots:
     type: categorical
     values: [checking, savings]
   balance:
-    type: float
+    type: any
   membership:
     type: text
 responses:
@@ -141,7 +141,7 @@ test_cases:
           - amount: 60
       - utter: utter_ask_confirm_transfer
       - user: /SetSlots(confirm_transfer=true)
-      - bot: Sent 50 to Ada.
+      - bot: Sent 50.0 to Ada.
       - utter: utter_can_do_something_else
 
   - test_case: declines a transfer
@@ -171,7 +171,7 @@ test_cases:
                 value: 60
           - bot_uttered:
               utter_name: utter_ask_confirm_transfer
-              text_matches: "^Send 60 to Ada\\\\?$"
+              text_matches: "^Send 60\\\\.0 to Ada\\\\?$"
       - user: /SetSlots(confirm_transfer=true)
         assertions:
           - flow_completed:
@@ -245,7 +245,7 @@ test_cases:
       - user: Ada
       - user: "50"
       - user: /SetSlots(confirm_transfer=true)
-      - bot: Sent 50 to Ada, fee-free as a premium member.
+      - bot: Sent 50.0 to Ada, fee-free as a premium member.
 
   - test_case: balance with a stub
     steps:

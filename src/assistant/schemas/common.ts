@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { knownKeysError } from './knownKeys.js';
+import { type KeyHints, knownKeysError } from './knownKeys.js';
 
-/** A strict mapping: unknown keys are errors with a did-you-mean suggestion. */
-export function strictObject<T extends z.ZodRawShape>(shape: T) {
-  return z.strictObject(shape, { error: knownKeysError(Object.keys(shape)) });
+/**
+ * A strict mapping: unknown keys are errors with a did-you-mean suggestion, or for a key `hints`
+ * knows (one Rasa projects write where Rasa does not read it), what to write instead.
+ */
+export function strictObject<T extends z.ZodRawShape>(shape: T, hints?: KeyHints) {
+  return z.strictObject(shape, { error: knownKeysError(Object.keys(shape), hints) });
 }
 
 /** A credential kept as the name of its environment variable or secret, never its value. */

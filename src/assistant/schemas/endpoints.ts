@@ -102,6 +102,15 @@ export const NLG_SERVER = 'callback';
 /** A dotted Python path such as `custom.rephraser.MyRephraser`: a rephraser class of the project. */
 export const PYTHON_CLASS = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
 
+/**
+ * The class paths of Rasa's own rephraser, which `type: rephrase` names: Rasa Pro 3.7 and earlier
+ * named it `rasa_plus.ml.ContextualResponseRephraser`.
+ */
+export const RASA_REPHRASER_CLASSES: ReadonlySet<string> = new Set([
+  'rasa_plus.ml.ContextualResponseRephraser',
+  'rasa.core.nlg.contextual_response_rephraser.ContextualResponseRephraser',
+]);
+
 const nlgShape = {
   type: z.string().refine((t) => t === REPHRASE_NLG || t === NLG_SERVER || PYTHON_CLASS.test(t), {
     error:
@@ -120,14 +129,18 @@ const nlgShape = {
 };
 
 /**
- * Rasa's `nlg` endpoint. An NLG server block (a `url`) is reduced to its type; a Python class
- * keeps the rephraser keys only, as its own keys are for code that does not run here.
+ * Rasa's `nlg` endpoint. An NLG server block (a `url`) is reduced to its type; Rasa's rephraser
+ * named by its class is `rephrase`; another Python class keeps the rephraser keys only, as its own
+ * keys are for code that does not run here.
  */
 function normalizeNlg(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const block = value as Record<string, unknown>;
   if ('url' in block && (block.type === undefined || block.type === NLG_SERVER)) {
     return { type: NLG_SERVER };
+  }
+  if (typeof block.type === 'string' && RASA_REPHRASER_CLASSES.has(block.type)) {
+    return { ...block, type: REPHRASE_NLG };
   }
   if (typeof block.type === 'string' && PYTHON_CLASS.test(block.type)) {
     // Rasa's older rephraser settings name the model group beside the type.
@@ -144,7 +157,13 @@ function normalizeNlg(value: unknown): unknown {
 export const NLG_KEYS: ReadonlySet<string> = new Set([...Object.keys(nlgShape), 'model_group']);
 
 /** Response rephrasing (`nlg` in endpoints.yml). */
-export const NlgConfig = z.preprocess(normalizeNlg, strictObject(nlgShape));
+export const NlgConfig = z.preprocess(
+  normalizeNlg,
+  strictObject(nlgShape, {
+    model_group: (group) =>
+      `Rasa reads the rephraser's model only from llm, so it would not use this model group; write "llm: {model_group: ${typeof group === 'string' ? group : JSON.stringify(group)}}" instead`,
+  }),
+);
 export type NlgConfig = z.infer<typeof NlgConfig>;
 
 /**

@@ -3,6 +3,7 @@ import {
   NLG_SERVER,
   type PromptTemplateFile,
   PYTHON_CLASS,
+  RASA_REPHRASER_CLASSES,
   type RephraserSettings,
 } from '../../assistant/index.js';
 import { compileTemplate, TemplateSyntaxError } from '../../prompts/environment.js';
@@ -34,8 +35,17 @@ export async function checkNlg(
     );
     return undefined;
   }
+  const raw = (source.data as { nlg?: unknown } | null)?.nlg;
+  const rawType =
+    raw !== null && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+  if (typeof rawType === 'string' && RASA_REPHRASER_CLASSES.has(rawType)) {
+    ctx.note(
+      source,
+      ['nlg', 'type'],
+      `nlg.type ${rawType} names Rasa's contextual response rephraser by its class: read as "rephrase", the type Rasa Pro reads since 3.8`,
+    );
+  }
   if (PYTHON_CLASS.test(nlg.type)) {
-    const raw = (source.data as { nlg?: unknown } | null)?.nlg;
     const dropped =
       raw !== null && typeof raw === 'object'
         ? Object.keys(raw).filter((key) => !NLG_KEYS.has(key))

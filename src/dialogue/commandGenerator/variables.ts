@@ -1,6 +1,6 @@
 import type { SlotDefinition } from '../../assistant/index.js';
 import { conditionHolds, isPatternId } from '../../assistant/index.js';
-import { pythonFloat, pythonRepr, pythonStr } from '../../prompts/python.js';
+import { pythonRepr, pythonSlotStr, pythonStr } from '../../prompts/python.js';
 import { transcript } from '../agentInput.js';
 import type { FlowGraph } from '../flowGraph.js';
 import type { DialogueModel } from '../model.js';
@@ -29,7 +29,6 @@ export function promptVariables(
   const currentSlot = step && 'collect' in step ? step.collect : undefined;
   const currentSlotDef = currentSlot ? model.slots[currentSlot] : undefined;
   const agentFrame = activeAgent(state.stack);
-  const agent = agentFrame ? model.assistant.agents[agentFrame.agent_id] : undefined;
   const history = [...state.history, { role: 'user' as const, text: userMessage }];
 
   return {
@@ -52,28 +51,42 @@ export function promptVariables(
       : [],
     current_conversation: transcript(history),
     user_message: userMessage,
-    active_agent: agent ? { name: agent.name, description: agent.description } : null,
-    completed_agents: [],
+    active_agent: (agentFrame && agentInfo(model, agentFrame.agent_id)) ?? null,
+    completed_agents: (state.agents?.completed ?? []).flatMap((id) => agentInfo(model, id) ?? []),
   };
 }
 
-/** Flows the user can start now: not patterns, and whose `if` guard holds. */
+/**
+ * Flows the user can start now: not patterns, and whose `if` guard holds. A flow that started sub
+ * agents in this session lists them as `agent_info`, as Rasa's agent-aware templates read them.
+ */
 function availableFlows(model: DialogueModel, state: ConversationState) {
   const scope = { slots: state.slots };
+  const started = state.agents?.started ?? [];
   const flows = [];
   for (const [id, graph] of model.flows) {
     if (isPatternId(id)) continue;
     const guard = graph.definition.if;
     if (guard === false || (typeof guard === 'string' && !conditionHolds(guard, scope))) continue;
+    const agents = started
+      .filter((s) => s.flow_id === id)
+      .flatMap((s) => agentInfo(model, s.agent_id) ?? []);
     flows.push({
       name: id,
       description: graph.definition.description ?? graph.definition.name ?? id,
       slots: [...graph.collectSteps.keys()].map((name) =>
         promptSlot(graph, name, model.slots[name]),
       ),
+      ...(agents.length > 0 ? { agent_info: agents } : {}),
     });
   }
   return flows;
+}
+
+/** A sub agent as Rasa's templates see it; undefined when the project no longer has it. */
+function agentInfo(model: DialogueModel, id: string) {
+  const agent = model.assistant.agents[id];
+  return agent ? { name: agent.name, description: agent.description } : undefined;
 }
 
 /**
@@ -109,7 +122,5 @@ const OTHER_VALUE = '__other__';
 /** A slot's value as Rasa prints it: `undefined` when unset, else Python's `str()`. */
 function slotValueText(value: unknown, slot: SlotDefinition | undefined): string {
   if (value === null || value === undefined) return 'undefined';
-  // Rasa keeps a float slot's value as a Python float: 50 prints as 50.0.
-  if (slot?.type === 'float' && typeof value === 'number') return pythonFloat(value);
-  return pythonStr(value);
+  return pythonSlotStr(value, slot?.type);
 }

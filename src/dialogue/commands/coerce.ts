@@ -2,8 +2,13 @@ import { z } from 'zod';
 import type { SlotDefinition } from '../../assistant/index.js';
 import { parseJsonText, splitOnCommas, unquote } from './quoting.js';
 
-/** The outcome of fitting a value to a slot: the typed value, or why it does not fit. */
-export type CoercionResult = { ok: true; value: unknown } | { ok: false; reason: string };
+/**
+ * The outcome of fitting a value to a slot: the typed value, or why it does not fit. `outOfRange`:
+ * the value is of the slot's type, but outside a float slot's `min_value` and `max_value`.
+ */
+export type CoercionResult =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: string; outOfRange?: true };
 
 /**
  * The words that mean "no value", as Rasa reads a model's slot value: exactly these, so that a
@@ -76,10 +81,10 @@ function toFloat(value: unknown, slot: SlotDefinition): CoercionResult {
     return fail(`Expected a number, got ${describe(value)}.`);
   }
   if (slot.min_value !== undefined && number < slot.min_value) {
-    return fail(`${number} is below the minimum of ${slot.min_value}.`);
+    return { ...fail(`${number} is below the minimum of ${slot.min_value}.`), outOfRange: true };
   }
   if (slot.max_value !== undefined && number > slot.max_value) {
-    return fail(`${number} is above the maximum of ${slot.max_value}.`);
+    return { ...fail(`${number} is above the maximum of ${slot.max_value}.`), outOfRange: true };
   }
   return ok(number);
 }
@@ -125,6 +130,6 @@ function ok(value: unknown): CoercionResult {
   return { ok: true, value };
 }
 
-function fail(reason: string): CoercionResult {
+function fail(reason: string): { ok: false; reason: string } {
   return { ok: false, reason };
 }

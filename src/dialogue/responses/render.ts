@@ -1,14 +1,20 @@
 import type { ResponseVariation } from '../../assistant/index.js';
 import { conditionHolds } from '../../assistant/index.js';
 import { promptEnvironment } from '../../prompts/environment.js';
-import { pythonStr } from '../../prompts/python.js';
+import { pythonSlotStr, pythonSlotValue } from '../../prompts/python.js';
 import type { BotMessage } from './botMessage.js';
 
 type Slots = Readonly<Record<string, unknown>>;
+/** Slot types by slot name: a float slot's value prints as a Python float. */
+type SlotTypes = Readonly<Record<string, { readonly type: string } | undefined>>;
 
 /** What chooses a variation: the slots conditions read, the output channel, a random source. */
 export interface RenderOptions {
   readonly slots: Slots;
+  /** The slots' definitions, for printing each value as Rasa holds it. */
+  readonly slotTypes?: SlotTypes;
+  /** Values filled in over the slots (Rasa's keyword arguments of a response, such as `value`). */
+  readonly variables?: Readonly<Record<string, unknown>>;
   readonly channel?: string;
   /** Returns a number in [0, 1); defaults to Math.random. */
   readonly random?: () => number;
@@ -37,10 +43,13 @@ export function selectVariation(
   return candidates[index];
 }
 
-/** Replaces `{slot}` with the slot's value, formatted as Rasa (Python) would; other braces stay. */
-export function fillTemplate(text: string, slots: Slots): string {
+/**
+ * Replaces `{name}` with the value's text as Rasa (Python) writes it: `None`, `True`, `['a']`, and
+ * a float slot's number as a float (`2000.0`), by `types`. Other braces stay.
+ */
+export function fillTemplate(text: string, values: Slots, types: SlotTypes = {}): string {
   return text.replace(PLACEHOLDER, (placeholder, name: string) =>
-    Object.hasOwn(slots, name) ? formatValue(slots[name]) : placeholder,
+    Object.hasOwn(values, name) ? pythonSlotStr(values[name], types[name]?.type) : placeholder,
   );
 }
 
@@ -52,10 +61,12 @@ export function renderResponse(
 ): BotMessage | undefined {
   const variation = selectVariation(variations, options);
   if (variation === undefined) return undefined;
+  const values = { ...options.slots, ...options.variables };
+  const types = slotTypesOf(options);
   const fill =
     variation.metadata?.template === 'jinja'
-      ? (text: string) => fillJinja(text, options)
-      : (text: string) => fillTemplate(text, options.slots);
+      ? (text: string) => fillJinja(text, options, types)
+      : (text: string) => fillTemplate(text, values, types);
   const message: BotMessage = { response: name };
   if (variation.text !== undefined) message.text = fill(variation.text);
   if (variation.buttons !== undefined) {
@@ -91,9 +102,13 @@ function holds(condition: NonNullable<ResponseVariation['condition']>, slots: Sl
   );
 }
 
-function formatValue(value: unknown): string {
-  // Rasa fills `{slot}` with Python's str(): None, True, ['a', 'b'], {'k': 1}.
-  return pythonStr(value ?? null);
+/** The types of the slots a template reads; a variable of the same name is no slot. */
+function slotTypesOf(options: RenderOptions): SlotTypes {
+  const { slotTypes = {}, variables } = options;
+  if (variables === undefined) return slotTypes;
+  return Object.fromEntries(
+    Object.entries(slotTypes).filter(([n]) => !Object.hasOwn(variables, n)),
+  );
 }
 
 function fillDeep(value: unknown, fill: (text: string) => string): unknown {
@@ -107,12 +122,19 @@ function fillDeep(value: unknown, fill: (text: string) => string): unknown {
 
 /**
  * Rasa's `template: jinja` responses: the text is a Jinja template over the slots (by name and
- * as `slots`) and the pattern's `context`.
+ * as `slots`), the response's variables and the pattern's `context`.
  */
-function fillJinja(text: string, options: RenderOptions): string {
+function fillJinja(text: string, options: RenderOptions, types: SlotTypes): string {
+  const slots = Object.fromEntries(
+    Object.entries(options.slots).map(([name, value]) => [
+      name,
+      pythonSlotValue(value, types[name]?.type),
+    ]),
+  );
   return promptEnvironment().renderString(text, {
-    ...options.slots,
-    slots: options.slots,
+    ...slots,
+    ...options.variables,
+    slots,
     context: options.context ?? {},
   });
 }

@@ -43,7 +43,7 @@ describe('flows with actions on a Rasa action server', () => {
   it('set the slots the action returns and say its messages before the flow goes on', async () => {
     server.action('action_check_balance', (call) =>
       answer(
-        [{ event: 'slot', timestamp: null, name: 'balance', value: 1250 }],
+        [{ event: 'slot', timestamp: null, name: 'balance', value: 1250.75 }],
         [
           utterMessage({ response: 'utter_greet_user', name: call.body.sender_id }),
           utterMessage({ text: 'One moment…' }),
@@ -54,11 +54,11 @@ describe('flows with actions on a Rasa action server', () => {
     expect(await c.say('/check_balance')).toEqual([
       'Hello ada, welcome back.',
       'One moment…',
-      'Your checking balance is 1250.',
+      'Your checking balance is 1250.75.',
       'Can I help you with anything else?',
     ]);
     expect(c.last?.messages[0]?.buttons).toEqual([{ title: 'Balance', payload: '/check_balance' }]);
-    expect(c.state.slots.balance).toBe(1250);
+    expect(c.state.slots.balance).toBe(1250.75);
     const call = server.callsOf('action_check_balance').at(-1);
     expect(call?.body.tracker.latest_message.intent.name).toBe('check_balance');
     expect(call?.body.tracker.stack.map((f: { flow_id: string }) => f.flow_id)).toEqual([

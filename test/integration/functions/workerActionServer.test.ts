@@ -25,7 +25,7 @@ describe('worker function with a Rasa action server', () => {
 
   beforeAll(async () => {
     server = await FakeActionServer.start({
-      action_check_balance: () => answer([{ event: 'slot', name: 'balance', value: 12 }]),
+      action_check_balance: () => answer([{ event: 'slot', name: 'balance', value: 12.5 }]),
     });
     const files = bankProject(server.url);
     // A deployment's project has no .env: the token is a secret of the deployment.
@@ -56,7 +56,7 @@ describe('worker function with a Rasa action server', () => {
     const texts = (await replies.read(job.conversation_id, job.turn_id)).messages.map(
       (m) => m.message.text,
     );
-    expect(texts).toEqual(['Your checking balance is 12.', 'Can I help you with anything else?']);
+    expect(texts).toEqual(['Your checking balance is 12.5.', 'Can I help you with anything else?']);
     expect(server.callsOf('action_check_balance').map((c) => c.query.token)).toEqual([
       ACTION_TOKEN,
     ]);

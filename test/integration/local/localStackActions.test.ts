@@ -17,7 +17,7 @@ describe('the local stack with a Rasa action server', () => {
             {
               event: 'slot',
               name: 'balance',
-              value: call.body.tracker.slots.account === 'checking' ? 310 : 0,
+              value: call.body.tracker.slots.account === 'checking' ? 310.5 : 0,
             },
           ],
           [utterMessage({ response: 'utter_greet_user', name: 'Ada' })],
@@ -54,7 +54,7 @@ describe('the local stack with a Rasa action server', () => {
   it('holds a conversation through the REST webhook whose actions run on the server', async () => {
     expect(await say('/check_balance')).toEqual([
       'Hello Ada, welcome back.',
-      'Your checking balance is 310.',
+      'Your checking balance is 310.5.',
       'Can I help you with anything else?',
     ]);
     llm.reply('start flow transfer', 'set slot amount 25');

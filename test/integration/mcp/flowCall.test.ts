@@ -40,7 +40,7 @@ function project(serverUrl: string, downUrl: string): Record<string, string> {
   b:
     type: float
   total:
-    type: float
+    type: any
 responses:
   utter_total:
     - text: "The total is {total}."

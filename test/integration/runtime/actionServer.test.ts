@@ -30,7 +30,7 @@ describe('turns whose flow runs an action on a Rasa action server', () => {
 
   it('commit what the action did and deliver its messages', async () => {
     server.action('action_check_balance', () =>
-      answer([{ event: 'slot', name: 'balance', value: 99 }]),
+      answer([{ event: 'slot', name: 'balance', value: 99.5 }]),
     );
     const rt = await runtime();
     const job = userMessage('bank-ok', '/check_balance');
@@ -38,10 +38,10 @@ describe('turns whose flow runs an action on a Rasa action server', () => {
     await rt.drain(async () => (await rt.replies.read('bank-ok', job.turn_id)).settled);
     const replies = await rt.replies.read('bank-ok', job.turn_id);
     expect(replies.messages.map((m) => m.message.text)).toEqual([
-      'Your checking balance is 99.',
+      'Your checking balance is 99.5.',
       'Can I help you with anything else?',
     ]);
-    expect((await rt.store.load('bank-ok'))?.state.slots.balance).toBe(99);
+    expect((await rt.store.load('bank-ok'))?.state.slots.balance).toBe(99.5);
   });
 
   it('try the turn again later while the server fails, with one idempotency key, then answer with the internal-error pattern', async () => {

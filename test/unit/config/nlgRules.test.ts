@@ -80,6 +80,21 @@ describe('nlg in endpoints.yml', () => {
     ]);
   });
 
+  it("takes rasa_plus.ml.ContextualResponseRephraser, Rasa Pro 3.7's name of its rephraser, as rephrase", async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': withNlg(
+        '  type: rasa_plus.ml.ContextualResponseRephraser\n  rephrase_all: true\n  llm:\n    model_group: main\n',
+      ),
+    });
+    expect(loaded(result).rephraser).toMatchObject({
+      rephrase_all: true,
+      llm: { model_group: 'main' },
+    });
+    expect(notes(dir, result)).toEqual([
+      'endpoints.yml:11:9: nlg.type rasa_plus.ml.ContextualResponseRephraser names Rasa\'s contextual response rephraser by its class: read as "rephrase", the type Rasa Pro reads since 3.8',
+    ]);
+  });
+
   it("uses the model group a Python class's block names beside its type, as lakera's does", async () => {
     const { result } = await loadProject({
       'endpoints.yml': withNlg(
@@ -88,6 +103,15 @@ describe('nlg in endpoints.yml', () => {
     });
     expect(loaded(result).rephraser).toMatchObject({ llm: { model_group: 'main' } });
     expect(result.notes.map((n) => n.message).join('')).not.toContain('not used');
+  });
+
+  it('refuses a model group beside the type, which Rasa would not use, and says to write it under llm', async () => {
+    const { dir, result } = await loadProject({
+      'endpoints.yml': withNlg('  type: rephrase\n  model_group: main\n'),
+    });
+    expect(errorLines(dir, result)).toEqual([
+      'endpoints.yml:12:3: unknown key "model_group" in nlg: Rasa reads the rephraser\'s model only from llm, so it would not use this model group; write "llm: {model_group: main}" instead',
+    ]);
   });
 
   it('notes an external NLG server and rephrases nothing', async () => {

@@ -25,6 +25,41 @@ describe("Rasa's flow format", () => {
     );
   });
 
+  it('accepts a top-level key beside flows, which Rasa ignores, with a note where it stands', async () => {
+    const { dir, result } = await loadProject({
+      'data/flows.yml': `version: "3.1"
+flows:
+  greet:
+    description: Greet the user.
+    steps:
+      - collect: name
+      - action: utter_done
+patterns:
+  pattern_chitchat:
+    steps:
+      - action: utter_done
+`,
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+    expect(result.notes.map((n) => `${n.line}:${n.col}: ${n.message}`)).toEqual([
+      '8:1: patterns: not read: a flows file holds "flows" (Rasa\'s flows schema lets other top-level keys be and ignores them, as Switchboard does)',
+    ]);
+    expect(result.ok && Object.keys(result.assistant.flows)).toEqual(['greet']);
+  });
+
+  it('still refuses an unknown key inside a flow', async () => {
+    const { dir, result } = await loadProject({
+      'data/flows.yml': `flows:
+  greet:
+    description: Greet the user.
+    stepz: []
+    steps:
+      - collect: name
+`,
+    });
+    expect(errorLines(dir, result).join('\n')).toMatch(/data\/flows.yml:4:5: unknown key "stepz"/);
+  });
+
   it('still refuses a next key beside if and then', async () => {
     const { dir, result } = await loadProject({
       'data/flows.yml': `flows:

@@ -197,6 +197,76 @@ ${BASE_PROJECT['endpoints.yml']}`,
     ]);
   });
 
+  it("reads Rasa's deprecated LLM setting names (request_timeout, model_name, type…) as the current ones, with a note", async () => {
+    const { dir, result } = await loadProject({
+      'config.yml': `pipeline:
+  - name: CompactLLMCommandGenerator
+    llm:
+      type: openai
+      model_name: gpt-4
+      request_timeout: 7
+      openai_api_base: http://127.0.0.1:8000/v1
+      openai_api_version: "2024-02-01"
+`,
+      'endpoints.yml': `model_groups:
+  - id: main
+    models:
+      - provider: openai
+        model: gpt-4.1
+        timeout: 5
+        request_timeout: 9
+nlg:
+  type: rephrase
+  llm:
+    model: gpt-4.1-mini
+    request_timeout: 4
+mcp_servers:
+  - name: tools
+    url: http://127.0.0.1:9000/mcp
+`,
+      'sub_agents/helper/config.yml': `agent:
+  name: helper
+  description: Helps with anything.
+configuration:
+  llm:
+    model_group: main
+    request_timeout: 20
+connections:
+  mcp_servers:
+    - name: tools
+`,
+    });
+    expect(errorLines(dir, result)).toEqual([]);
+    if (!result.ok) return;
+    const { assistant } = result;
+    expect(assistant.commandGenerator.llm).toEqual({
+      provider: 'openai',
+      model: 'gpt-4',
+      timeout: 7,
+      api_base: 'http://127.0.0.1:8000/v1',
+      api_version: '2024-02-01',
+    });
+    expect(assistant.modelGroups.main?.models[0]?.timeout).toBe(9);
+    expect(assistant.rephraser?.llm).toEqual({ model: 'gpt-4.1-mini', timeout: 4 });
+    const helper = assistant.agents.helper;
+    expect(helper?.protocol === 'RASA' && helper.configuration.llm).toEqual({
+      model_group: 'main',
+      timeout: 20,
+    });
+    const notes = result.notes.map((n) => `${path.relative(dir, n.file)}:${n.line}: ${n.message}`);
+    expect(notes).toEqual([
+      'config.yml:4: pipeline[0].llm.type: Rasa\'s deprecated name of "provider", read as provider; write "provider" instead',
+      'config.yml:5: pipeline[0].llm.model_name: Rasa\'s deprecated name of "model", read as model; write "model" instead',
+      'config.yml:6: pipeline[0].llm.request_timeout: Rasa\'s deprecated name of "timeout", read as timeout; write "timeout" instead',
+      'config.yml:7: pipeline[0].llm.openai_api_base: Rasa\'s deprecated name of "api_base", read as api_base; write "api_base" instead',
+      'config.yml:8: pipeline[0].llm.openai_api_version: Rasa\'s deprecated name of "api_version", read as api_version; write "api_version" instead',
+      'endpoints.yml:7: model_groups[0].models[0].request_timeout: Rasa\'s deprecated name of "timeout", read as timeout (its value wins over the "timeout" beside it, as in Rasa); write "timeout" instead',
+      'endpoints.yml:12: nlg.llm.request_timeout: Rasa\'s deprecated name of "timeout", read as timeout; write "timeout" instead',
+      'sub_agents/helper/config.yml:7: configuration.llm.request_timeout: Rasa\'s deprecated name of "timeout", read as timeout; write "timeout" instead',
+    ]);
+    expect(result.ignored.map((i) => i.key)).not.toContain('request_timeout');
+  });
+
   it('still refuses an endpoint key Rasa does not have', async () => {
     const { dir, result } = await loadProject({
       'endpoints.yml': `tracingg: []\n${BASE_PROJECT['endpoints.yml']}`,

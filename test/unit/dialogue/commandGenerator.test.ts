@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newConversation } from '../../helpers/dialogue.js';
-import { BASE_PROJECT } from '../../helpers/project.js';
+import { BASE_PROJECT, type ProjectFilesSpec } from '../../helpers/project.js';
 
 const FLOWS = `flows:
   greet:
@@ -20,6 +20,16 @@ const FLOWS = `flows:
     steps:
       - action: utter_done
 `;
+
+/** The base project with `template` as its command generator's prompt. */
+function withPromptTemplate(template: string): ProjectFilesSpec {
+  return {
+    ...BASE_PROJECT,
+    'config.yml':
+      'pipeline:\n  - name: CompactLLMCommandGenerator\n    prompt_template: prompts/commands.jinja2\n',
+    'prompts/commands.jinja2': template,
+  };
+}
 
 describe('the LLM command generator', () => {
   it('renders the default prompt with the flows, the current slot and the conversation', async () => {
@@ -43,10 +53,7 @@ describe('the LLM command generator', () => {
     const template =
       '{% for flow in available_flows %}{% for s in flow.slots %}{{ s.name }}: {{ s.description }} {{ s.allowed_values }}|{% endfor %}{% endfor %}';
     const c = await newConversation({
-      ...BASE_PROJECT,
-      'config.yml':
-        'pipeline:\n  - name: CompactLLMCommandGenerator\n    prompt_template: prompts/commands.jinja2\n',
-      'prompts/commands.jinja2': template,
+      ...withPromptTemplate(template),
       'data/flows.yml': `flows:
   greet:
     description: Greet the user.
@@ -73,18 +80,41 @@ describe('the LLM command generator', () => {
       'msg={{ user_message }}',
       '{{ current_conversation }}',
     ].join('\n');
-    const c = await newConversation({
-      ...BASE_PROJECT,
-      'config.yml':
-        'pipeline:\n  - name: CompactLLMCommandGenerator\n    prompt_template: prompts/commands.jinja2\n',
-      'prompts/commands.jinja2': template,
-    });
+    const c = await newConversation(withPromptTemplate(template));
     c.ports.llm.reply('start flow greet', 'set slot name Ada');
     await c.say('hi');
     await c.say('Ada');
     expect(c.ports.llm.prompts[1]).toBe(
       'greet|\ncurrent=greet slot=name type=text\nname=undefined;\nmsg=Ada\nUSER: hi\nAI: What is your name?\nUSER: Ada',
     );
+  });
+
+  it("gives Rasa's agent-aware templates each flow's started sub agents and the completed ones", async () => {
+    const template = [
+      '{% for flow in available_flows %}{{ flow.name }}{% if flow.agent_info %}[{% for a in flow.agent_info %}{{ a.name }}: {{ a.description }}{% endfor %}]{% endif %};{% endfor %}',
+      'active={{ active_agent.name if active_agent else "-" }} completed={% for a in completed_agents %}{{ a.name }}: {{ a.description }}{% endfor %}',
+    ].join('\n');
+    const c = await newConversation({
+      ...withPromptTemplate(template),
+      'data/flows.yml': `${BASE_PROJECT['data/flows.yml']}  research:
+    description: Research anything.
+    steps:
+      - call: helper
+`,
+    });
+    c.ports.llm.reply('start flow research', 'continue agent', 'start flow greet');
+    c.ports.agents.reply(
+      { status: 'input_required', responseMessage: 'What about?' },
+      { status: 'completed', responseMessage: 'Done.' },
+    );
+    await c.say('research something');
+    await c.say('cars');
+    await c.say('hello');
+    expect(c.ports.llm.prompts).toEqual([
+      'greet;research;\nactive=- completed=',
+      'greet;research[helper: Helps with anything.];\nactive=helper completed=',
+      'greet;research[helper: Helps with anything.];\nactive=- completed=helper: Helps with anything.',
+    ]);
   });
 
   it('answers a message over the length limit without calling the model', async () => {

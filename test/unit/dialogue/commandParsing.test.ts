@@ -345,8 +345,12 @@ describe('coerceSlotValue', () => {
 
     expect(coerceSlotValue('1', amount)).toEqual(ok(1));
     expect(coerceSlotValue(100, amount)).toEqual(ok(100));
-    expect(coerceSlotValue('0.5', amount)).toEqual(notOk(/minimum of 1/));
-    expect(coerceSlotValue('$100.01', amount)).toEqual(notOk(/maximum of 100/));
+    expect(coerceSlotValue('0.5', amount)).toEqual({ ...notOk(/minimum of 1/), outOfRange: true });
+    expect(coerceSlotValue('$100.01', amount)).toEqual({
+      ...notOk(/maximum of 100/),
+      outOfRange: true,
+    });
+    expect(coerceSlotValue('lots', amount)).toEqual(notOk(/Expected a number/));
   });
 
   it('returns the canonical categorical value', () => {

@@ -163,7 +163,7 @@ describe('custom actions with what a Rasa action server answers', () => {
   it('say domain responses by name, with variables over the slots the action found', async () => {
     const { c } = await serverConversation({
       action_check: {
-        slots: { balance: 12, account: 'savings' },
+        slots: { balance: 12.5, account: 'savings' },
         responses: [
           { message: { text: 'Looking it up.' } },
           { name: 'utter_greet_user', variables: { name: 'Ann' } },
@@ -176,7 +176,7 @@ describe('custom actions with what a Rasa action server answers', () => {
       'Looking it up.',
       'Hello Ann.',
       'Hi Bo!',
-      'Your savings balance is 12.',
+      'Your savings balance is 12.5.',
       'Can I help you with anything else?',
     ]);
     const greeting = c.last?.messages[1];
@@ -186,10 +186,10 @@ describe('custom actions with what a Rasa action server answers', () => {
 
   it('reset every slot to its initial value before the slots they set', async () => {
     const { c } = await serverConversation({
-      action_check: { resetSlots: true, slots: { balance: 3 } },
+      action_check: { resetSlots: true, slots: { balance: 3.5 } },
     });
     c.state = { ...c.state, slots: { ...c.state.slots, account: 'joint' } };
-    expect(await c.say('balance')).toContain('Your checking balance is 3.');
+    expect(await c.say('balance')).toContain('Your checking balance is 3.5.');
   });
 
   it('start the conversation over after their messages when they restart it', async () => {
@@ -205,13 +205,13 @@ describe('custom actions with what a Rasa action server answers', () => {
 
   it('run the follow-up action they name before the flow goes on', async () => {
     const { c } = await serverConversation({
-      action_check: { slots: { balance: 5 }, followup: 'action_more' },
+      action_check: { slots: { balance: 5.5 }, followup: 'action_more' },
       action_more: { responses: [{ message: { text: 'More.' } }], followup: 'utter_balance' },
     });
     expect(await c.say('balance')).toEqual([
       'More.',
-      'Your checking balance is 5.',
-      'Your checking balance is 5.',
+      'Your checking balance is 5.5.',
+      'Your checking balance is 5.5.',
       'Can I help you with anything else?',
     ]);
     expect(c.trace('action')).toEqual([

@@ -163,13 +163,13 @@ describe('DialogueEngine', () => {
     );
     expect(await c.say('I want to send money')).toEqual(['Who should receive the money?']);
     expect(await c.say('Alice')).toEqual(['How much should I send to Alice?']);
-    expect(await c.say('50 dollars')).toEqual(['Send 50 to Alice?']);
+    expect(await c.say('50 dollars')).toEqual(['Send 50.0 to Alice?']);
     expect(c.last?.messages[0]?.buttons?.map((b) => b.payload)).toEqual([
       '/SetSlots(confirmed=true)',
       '/SetSlots(confirmed=false)',
     ]);
     expect(await c.say('/SetSlots(confirmed=true)')).toEqual([
-      'Sent 50 to Alice.',
+      'Sent 50.0 to Alice.',
       'Can I help you with anything else?',
     ]);
     expect(c.ports.llm.remaining).toBe(0);
@@ -189,7 +189,7 @@ describe('DialogueEngine', () => {
   it('takes the else branch', async () => {
     const c = await start();
     c.ports.llm.reply('start flow transfer_money\nset slot recipient Bob\nset slot amount 20');
-    expect(await c.say('send Bob 20')).toEqual(['Send 20 to Bob?']);
+    expect(await c.say('send Bob 20')).toEqual(['Send 20.0 to Bob?']);
     expect(await c.say('/SetSlots(confirmed=false)')).toEqual([
       'Okay, nothing was sent.',
       'Can I help you with anything else?',
@@ -208,7 +208,7 @@ describe('DialogueEngine', () => {
       'That is more than you can send at once.',
       'How much should I send to Bob?',
     ]);
-    expect(await c.say('500')).toEqual(['Send 500 to Bob?']);
+    expect(await c.say('500')).toEqual(['Send 500.0 to Bob?']);
   });
 
   it('corrects an earlier answer and runs the following steps again', async () => {
@@ -220,7 +220,7 @@ describe('DialogueEngine', () => {
     await c.say('send 20 to Bob');
     expect(await c.say('actually to Carol')).toEqual([
       "Got it, I've updated recipient to Carol.",
-      'Send 20 to Carol?',
+      'Send 20.0 to Carol?',
     ]);
     expect(c.trace('flow_started')).toContain('flow_started:pattern_correction');
   });
@@ -273,10 +273,10 @@ describe('DialogueEngine', () => {
 
   it('acts on /SetSlots and /intent without calling the model', async () => {
     const c = await start();
-    c.ports.mcp.reply({ isError: false, structuredContent: { balance: 10 } });
+    c.ports.mcp.reply({ isError: false, structuredContent: { balance: 10.5 } });
     expect(await c.say('/check_balance')).toEqual(['Which account?']);
     expect(await c.say('/SetSlots(account=CHECKING)')).toEqual([
-      'Your checking balance is 10.',
+      'Your checking balance is 10.5.',
       'Can I help you with anything else?',
     ]);
     expect(c.ports.llm.prompts).toEqual([]);
@@ -520,10 +520,10 @@ describe('DialogueEngine with sub agents', () => {
     c.ports.llm.reply('start flow research');
     c.ports.agents.reply({ status: 'input_required', responseMessage: 'What should I research?' });
     await c.say('research');
-    c.ports.mcp.reply({ isError: false, structuredContent: { balance: 7 } });
+    c.ports.mcp.reply({ isError: false, structuredContent: { balance: 7.5 } });
     expect(await c.say('/check_balance')).toEqual(['Which account?']);
     expect(await c.say('/SetSlots(account=savings)')).toEqual([
-      'Your savings balance is 7.',
+      'Your savings balance is 7.5.',
       'Shall we get back to research?',
     ]);
     c.ports.agents.reply((invocation) => ({

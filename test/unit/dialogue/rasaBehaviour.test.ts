@@ -83,7 +83,7 @@ const FLOWS = `flows:
     description: Say the car's price.
     steps:
       - set_slots:
-          - car_price: 25000
+          - car_price: 24999.5
       - action: utter_price
       - action: utter_price_jinja
 `;
@@ -124,10 +124,108 @@ describe('Rasa behaviours', () => {
   it('renders ${slot} in a response as a dollar sign and the slot, and ${{ }} as Jinja', async () => {
     const c = await newConversation(PROJECT);
     expect(await c.say('/StartFlow(say_price)')).toEqual([
-      'The car costs $25000.',
-      'In total $25000.',
+      'The car costs $24999.5.',
+      'In total $24999.5.',
       'Anything else?',
     ]);
+  });
+
+  it("says a float slot's whole number as Rasa does, 2000.0, with True and None as Python writes them", async () => {
+    const c = await newConversation({
+      'domain.yml': `slots:
+  monthly_income:
+    type: float
+  employed:
+    type: bool
+  employer:
+    type: text
+responses:
+  utter_ask_monthly_income:
+    - text: What do you earn a month?
+  utter_income:
+    - text: "Your income: {monthly_income} dollars (employed: {employed}, employer: {employer})."
+`,
+      'data/flows.yml': `flows:
+  income:
+    description: Note the income.
+    steps:
+      - collect: monthly_income
+      - set_slots:
+          - employed: true
+      - action: utter_income
+`,
+    });
+    c.ports.llm.reply('start flow income', 'set slot monthly_income 2000');
+    await c.say('my income');
+    expect(await c.say('2000')).toEqual([
+      'Your income: 2000.0 dollars (employed: True, employer: None).',
+      'Can I help you with anything else?',
+    ]);
+  });
+
+  it("refuses a value not of the collected slot's type with Rasa's rejection for the type, and asks again", async () => {
+    const c = await newConversation({
+      'domain.yml': `slots:
+  send_flowers_type:
+    type: categorical
+    values: [roses, lilies, pinks]
+  gift_wrap:
+    type: bool
+  budget:
+    type: float
+  card_text:
+    type: text
+responses:
+  utter_ask_send_flowers_type:
+    - text: Which flowers?
+  utter_ask_gift_wrap:
+    - text: Gift wrapped?
+  utter_ask_budget:
+    - text: What is your budget?
+  utter_ask_card_text:
+    - text: What should the card say?
+  utter_ordered:
+    - text: "{send_flowers_type}, wrapped: {gift_wrap}, {budget}."
+`,
+      'data/flows.yml': `flows:
+  send_flowers:
+    description: Send flowers.
+    steps:
+      - collect: send_flowers_type
+      - collect: gift_wrap
+      - collect: budget
+      - collect: card_text
+      - action: utter_ordered
+`,
+    });
+    c.ports.llm.reply(
+      'start flow send_flowers',
+      'set slot send_flowers_type daffodils',
+      'set slot send_flowers_type Lilies',
+      'set slot gift_wrap perhaps',
+      'set slot gift_wrap yes',
+      'set slot budget a lot',
+      // A value for a slot the flow is not asking for yet is dropped, as before.
+      'set slot budget 40\nset slot send_flowers_type tulips',
+    );
+    await c.say('send flowers');
+    expect(await c.say('daffodils')).toEqual([
+      'Sorry, daffodils is not one of the options. Please pick one of them.',
+      'Which flowers?',
+    ]);
+    expect(c.state.slots.send_flowers_type).toBeNull();
+    expect(await c.say('lilies')).toEqual(['Gift wrapped?']);
+    expect(await c.say('perhaps')).toEqual([
+      'Sorry, perhaps is not an answer I can use here. Please answer yes or no.',
+      'Gift wrapped?',
+    ]);
+    expect(await c.say('yes')).toEqual(['What is your budget?']);
+    expect(await c.say('a lot')).toEqual([
+      'Sorry, a lot is not a number I can use. Please give a number.',
+      'What is your budget?',
+    ]);
+    expect(await c.say('40, and tulips')).toEqual(['What should the card say?']);
+    expect(c.state.slots).toMatchObject({ send_flowers_type: 'lilies', budget: 40 });
   });
 
   it("uses a response the project overrides under Rasa's name", async () => {
@@ -293,7 +391,7 @@ describe('Rasa behaviours', () => {
     // The flow goes back to the recipient and runs on from there: the amount is still known.
     expect(await c.say('/SetSlots(confirm_slot_correction=true)')).toEqual([
       "Got it, I've updated recipient to John.",
-      'Send 50 to John?',
+      'Send 50.0 to John?',
     ]);
     expect(c.state.slots.recipient).toBe('John');
   });

@@ -38,6 +38,23 @@ describe('fillTemplate', () => {
   ])('fills %j with %j', (text, slots, expected) => {
     expect(fillTemplate(text, slots)).toBe(expected);
   });
+
+  it.each<[number, string]>([
+    [2000, '2000.0'],
+    [2000.5, '2000.5'],
+    [-0, '-0.0'],
+    [1e15, '1000000000000000.0'],
+    [1e16, '1e+16'],
+    [1.5e22, '1.5e+22'],
+    [0.0001, '0.0001'],
+    [0.00001, '1e-05'],
+  ])("prints a float slot's %d as Python prints a float: %s", (value, expected) => {
+    expect(fillTemplate('{v}', { v: value }, { v: { type: 'float' } })).toBe(expected);
+  });
+
+  it('prints a number of another slot type as it is', () => {
+    expect(fillTemplate('{v}', { v: 2000 }, { v: { type: 'any' } })).toBe('2000');
+  });
 });
 
 describe('selectVariation', () => {
@@ -182,6 +199,31 @@ describe('renderResponse', () => {
     const render = (random: number) =>
       renderResponse('utter_n', variations, { slots: { n: 1 }, random: () => random })?.text;
     expect([render(0.1), render(0.9)]).toEqual(['one 1', 'two 1']);
+  });
+
+  it("prints a float slot's number as a float in Jinja too, where it still compares as a number", () => {
+    const text =
+      '{{ income }} {{ slots.income }} {{ "high" if income > 1000 else "low" }} {{ "set" if zero else "zero" }} {{ income is number }}';
+    const message = renderResponse('utter_income', [{ text, metadata: { template: 'jinja' } }], {
+      slots: { income: 2000, zero: 0 },
+      slotTypes: { income: { type: 'float' }, zero: { type: 'float' } },
+    });
+    expect(message?.text).toBe('2000.0 2000.0 high zero True');
+  });
+
+  it('fills the variables of a response over the slots, printed as they are', () => {
+    const variations: ResponseVariation[] = [
+      { text: '{value} / {income}' },
+      { text: '{{ value }} / {{ income }}', metadata: { template: 'jinja' } },
+    ];
+    const render = (random: number) =>
+      renderResponse('utter_v', variations, {
+        slots: { value: 1, income: 2000 },
+        slotTypes: { value: { type: 'float' }, income: { type: 'float' } },
+        variables: { value: 'daffodils' },
+        random: () => random,
+      })?.text;
+    expect([render(0.1), render(0.9)]).toEqual(['daffodils / 2000.0', 'daffodils / 2000.0']);
   });
 
   it('gives undefined when no variation fits the channel', () => {

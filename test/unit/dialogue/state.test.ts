@@ -93,6 +93,33 @@ describe('conversation state', () => {
     expect(state.frame_seq).toBe(5);
   });
 
+  it('keeps the sub agents each flow started and those completed until a new session', () => {
+    const agent = (
+      event: 'agent_started' | 'agent_completed',
+      agentId: string,
+      flowId: string,
+    ): DialogueEvent => ({ event, agent_id: agentId, flow_id: flowId, timestamp: 1 });
+    const state = replay(initialState('tester', {}), [
+      agent('agent_started', 'cars', 'buy'),
+      agent('agent_completed', 'cars', 'buy'),
+      agent('agent_started', 'loans', 'buy'),
+      agent('agent_started', 'cars', 'buy'),
+      agent('agent_started', 'cars', 'sell'),
+      agent('agent_completed', 'loans', 'buy'),
+      agent('agent_completed', 'cars', 'sell'),
+    ]);
+    expect(state.agents).toEqual({
+      started: [
+        { agent_id: 'cars', flow_id: 'buy' },
+        { agent_id: 'loans', flow_id: 'buy' },
+        { agent_id: 'cars', flow_id: 'sell' },
+      ],
+      completed: ['cars', 'loans'],
+    });
+    const next = applyEvent(state, { event: 'session_started', timestamp: 2 });
+    expect(next.agents).toBeUndefined();
+  });
+
   it('keeps stack changes out of the recent events', async () => {
     const c = await newConversation(BASE_PROJECT);
     c.ports.llm.reply('start flow greet');
