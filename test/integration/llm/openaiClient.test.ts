@@ -198,7 +198,6 @@ describe('modelFactory', () => {
           return 'sk-key';
         },
       },
-      withoutAccess: 'demo',
     });
     const first = models({ model_group: 'main' });
     await first.complete({ messages: HELLO });
