@@ -13,6 +13,7 @@ export default {
     'src/dialogue/agentFrames.ts',
     'src/assistant/conditions/**/*.ts',
     'src/config/interpolate.ts',
+    'src/llm/**/*.ts',
     '!src/**/index.ts',
   ],
   concurrency: 2,

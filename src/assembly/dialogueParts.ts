@@ -21,8 +21,8 @@ export interface DialogueAssemblyOptions {
   readonly secrets: SecretStore;
   /** What the parts log through: MCP calls, action-server calls, rephrasing. */
   readonly logger: Logger;
-  /** Without model access: the demo model (local), or the key from a secret (deployed). */
-  readonly withoutAccess: ModelFactoryOptions['withoutAccess'];
+  /** Without model access: a stand-in (local demo model), or the key from a secret (deployed). */
+  readonly withoutAccess: NonNullable<ModelFactoryOptions['withoutAccess']>;
   /** The project's extension modules, as a bundle ships them; imported by path without. */
   readonly modules?: ImportedModules;
   /** The key A2A push tokens are derived from; without it, A2A tasks are polled. */

@@ -215,9 +215,7 @@ function chooseModel(
       file: path.join(assistant.projectDir, '.secrets.json'),
       env,
     });
-    const judge = new LlmJudge(
-      modelFactory({ assistant, env, secrets, withoutAccess: 'demo' })(generator),
-    );
+    const judge = new LlmJudge(modelFactory({ assistant, env, secrets })(generator));
     return {
       announce: "using the project's model for commands, sub agents and generative assertions",
       judge,

@@ -1,5 +1,3 @@
-export { DemoAgentModel } from './demoAgentModel.js';
-export { DemoModel } from './demoModel.js';
 export type { ChatModel, ModelFactory, ModelFactoryOptions, SecretLookup } from './modelFactory.js';
 export { modelFactory } from './modelFactory.js';
 export type { OpenAiChatSettings } from './openaiClient.js';

@@ -1,7 +1,6 @@
 import type { Assistant, LlmConfig } from '../assistant/index.js';
 import type { Environment } from '../config/index.js';
 import type { LlmPort } from '../dialogue/index.js';
-import { DemoModel } from './demoModel.js';
 import { chatModelFor, hasModelAccess } from './resolve.js';
 import type { ToolChatPort } from './toolChat.js';
 
@@ -21,11 +20,12 @@ export interface ModelFactoryOptions {
   readonly env: Environment;
   readonly secrets: SecretLookup;
   /**
-   * Without an API key variable, a model `api_key` or an `api_base`: `demo` plays the scripted
-   * demo model (local development); `{ keySecret }` reads the OpenAI key from that secret
-   * (a deployment keeps it in Secrets Manager).
+   * Without an API key variable, a model `api_key` or an `api_base`: `{ standIn }` answers
+   * instead (the local stack's scripted demo model); `{ keySecret }` reads the OpenAI key from
+   * that secret (a deployment keeps it in Secrets Manager). Without either, such a model fails
+   * with `NoModelCredentialsError` when called.
    */
-  readonly withoutAccess: 'demo' | { readonly keySecret: string };
+  readonly withoutAccess?: { readonly standIn: ChatModel } | { readonly keySecret: string };
 }
 
 /**
@@ -38,8 +38,8 @@ export function modelFactory(options: ModelFactoryOptions): ModelFactory {
   const resolver = { resolve: (ref: { secret: string }) => secrets.get(ref.secret) };
   const models = new Map<string, ChatModel>();
   const build = (llm: LlmConfig | undefined): ChatModel => {
-    if (!hasModelAccess(llm, assistant, env)) {
-      if (withoutAccess === 'demo') return new DemoModel();
+    if (withoutAccess && !hasModelAccess(llm, assistant, env)) {
+      if ('standIn' in withoutAccess) return withoutAccess.standIn;
       return lazyModel(async () => {
         const key = await secrets.get(withoutAccess.keySecret);
         return chatModelFor(llm, assistant, resolver, { ...env, OPENAI_API_KEY: key });

@@ -26,6 +26,7 @@ import { lockStateFolder, type StateLock } from '../adapters/local/stateLock.js'
 import { assembleDialogue } from '../assembly/index.js';
 import type { Assistant } from '../assistant/index.js';
 import { a2aPushChannel, standardChannels } from '../channels/index.js';
+import { DemoModel } from '../demo/index.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
 import { hasModelAccess, type ToolChatPort } from '../llm/index.js';
 import { SwitchboardError, sleep } from '../resilience/index.js';
@@ -138,7 +139,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       env,
       secrets,
       logger,
-      withoutAccess: 'demo',
+      withoutAccess: { standIn: new DemoModel() },
       pushKey,
       // Agents that name no push URL notify this stack, once its server listens.
       pushBaseUrl: () => url,

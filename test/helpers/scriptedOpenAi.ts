@@ -16,7 +16,10 @@ export interface ScriptedToolCall {
 
 /**
  * One scripted answer: a string is a text reply; `{ text?, toolCalls? }` an assistant message;
- * `{ status }` an HTTP error. `delayMs` holds the answer back (for abort and timeout tests).
+ * `{ status }` an HTTP error; `{ body }` a JSON body sent as it is, and `{ events }` a stream of
+ * events whose data are sent as they are (then `[DONE]`, or with `cut` a dropped connection), for
+ * what other OpenAI-compatible servers send. `delayMs` holds the answer back (for abort and
+ * timeout tests).
  */
 export type ScriptedReply =
   | string
@@ -27,7 +30,9 @@ export type ScriptedReply =
       /** In a stream: waits this long after the first piece of text before the rest. */
       readonly stallMs?: number;
     }
-  | { readonly status: number; readonly message?: string; readonly delayMs?: number };
+  | { readonly status: number; readonly message?: string; readonly delayMs?: number }
+  | { readonly body: unknown; readonly delayMs?: number }
+  | { readonly events: readonly unknown[]; readonly cut?: boolean; readonly delayMs?: number };
 
 /** A request the server received, as sent. */
 export interface RecordedRequest {
@@ -139,6 +144,17 @@ export class ScriptedOpenAi {
     if (typeof reply !== 'string' && 'status' in reply) {
       const message = reply.message ?? `scripted HTTP ${reply.status}`;
       sendJson(res, reply.status, { error: { message, type: 'scripted_error', code: null } });
+      return;
+    }
+    if (typeof reply !== 'string' && 'body' in reply) {
+      sendJson(res, 200, reply.body);
+      return;
+    }
+    if (typeof reply !== 'string' && 'events' in reply) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const events = reply.events.map((data) => `data: ${JSON.stringify(data)}\n\n`).join('');
+      if (reply.cut) res.write(events, () => res.destroy());
+      else res.end(`${events}data: [DONE]\n\n`);
       return;
     }
     const text = typeof reply === 'string' ? reply : reply.text;

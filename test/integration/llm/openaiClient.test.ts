@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Assistant, LlmConfig, ModelGroup } from '../../../src/assistant/index.js';
 import {
   chatModelFor,
-  DEFAULT_CHAT_MODEL,
   environmentSecrets,
   hasModelAccess,
   LlmRequestError,
@@ -11,10 +10,11 @@ import {
   modelFactory,
   NoModelCredentialsError,
   OpenAiChatModel,
+  type OpenAiChatSettings,
   type ToolChatMessage,
   type ToolDefinition,
-  UnknownModelGroupError,
 } from '../../../src/llm/index.js';
+import { REDACTED } from '../../../src/resilience/index.js';
 import { type RecordedRequest, ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
 
 const HELLO = [{ role: 'user', content: 'hello' }] as const;
@@ -52,6 +52,23 @@ function only(requests: readonly RecordedRequest[]): RecordedRequest & { body: o
 
 let server: ScriptedOpenAi;
 
+/** How an error's message starts for the scripted server: the model and the host it was asked at. */
+const requestTo = (model: string) =>
+  `the LLM request to model ${model} at ${new URL(server.url).host}`;
+
+/** A model at the scripted server, which the SDK does not retry. */
+const gptTest = (settings: Partial<OpenAiChatSettings> = {}) =>
+  new OpenAiChatModel({
+    model: 'gpt-test',
+    baseURL: server.url,
+    apiKey: 'sk-x',
+    maxRetries: 0,
+    ...settings,
+  });
+
+/** A chunk of a streamed answer, as OpenAI sends it. */
+const chunk = (delta: object) => ({ choices: [{ index: 0, delta }] });
+
 beforeEach(async () => {
   server = await ScriptedOpenAi.start();
 });
@@ -63,13 +80,7 @@ afterEach(async () => {
 describe('OpenAiChatModel', () => {
   it('sends the model, messages and max_tokens, with the key as bearer token', async () => {
     server.reply('start flow greet');
-    const model = new OpenAiChatModel({
-      model: 'gpt-test',
-      baseURL: server.url,
-      apiKey: 'sk-resolved',
-      maxTokens: 64,
-      maxRetries: 0,
-    });
+    const model = gptTest({ apiKey: 'sk-resolved', maxTokens: 64 });
 
     const reply = await model.complete({
       messages: [
@@ -95,32 +106,29 @@ describe('OpenAiChatModel', () => {
 
   it('answers an empty string when the model returns no text', async () => {
     server.reply({ toolCalls: [{ name: 'lookup', arguments: {} }] });
-    const model = new OpenAiChatModel({
-      model: 'gpt-test',
-      baseURL: server.url,
-      apiKey: 'sk-x',
-      maxRetries: 0,
-    });
+    const model = gptTest();
 
     await expect(model.complete({ messages: HELLO })).resolves.toEqual({ content: '' });
   });
 
-  it.each([429, 500])(
-    'turns HTTP %i into an LlmRequestError with the status, worth another try',
+  it.each([409, 429, 500])(
+    'turns HTTP %i into an LlmRequestError naming model and host, with the status, worth another try',
     async (status) => {
       server.reply({ status, message: 'try later' });
-      const model = new OpenAiChatModel({
-        model: 'gpt-test',
-        baseURL: server.url,
-        apiKey: 'sk-x',
-        maxRetries: 0,
-      });
+      const model = gptTest();
 
       const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
 
       expect(error).toBeInstanceOf(LlmRequestError);
-      expect(error).toMatchObject({ name: 'LlmRequestError', status, transient: true });
-      expect(String((error as Error).message)).toContain(`HTTP ${status}`);
+      expect(error).toMatchObject({
+        name: 'LlmRequestError',
+        code: 'LLM_REQUEST_FAILED',
+        status,
+        transient: true,
+      });
+      expect((error as Error).message).toBe(
+        `${requestTo('gpt-test')} failed with HTTP ${status}: ${status} try later`,
+      );
       expect((error as Error).cause).toBeInstanceOf(OpenAI.APIError);
       expect(server.requests).toHaveLength(1);
     },
@@ -128,29 +136,34 @@ describe('OpenAiChatModel', () => {
 
   it('keeps the API key out of the error message when the server echoes it', async () => {
     server.reply({ status: 401, message: 'Incorrect API key provided: sk-secret-value' });
-    const model = new OpenAiChatModel({
-      model: 'gpt-test',
-      baseURL: server.url,
-      apiKey: 'sk-secret-value',
-      maxRetries: 0,
-    });
+    const model = gptTest({ apiKey: 'sk-secret-value' });
 
     const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(LlmRequestError);
     expect(error).toMatchObject({ status: 401, transient: false });
-    expect((error as Error).message).toContain('HTTP 401');
-    expect((error as Error).message).not.toContain('sk-secret-value');
+    expect((error as Error).message).toBe(
+      `${requestTo('gpt-test')} failed with HTTP 401: 401 Incorrect API key provided: ${REDACTED}`,
+    );
+  });
+
+  it('fails with LlmRequestError worth another try when nothing listens at the api_base', async () => {
+    const gone = await ScriptedOpenAi.start();
+    await gone.close();
+    const model = gptTest({ baseURL: gone.url });
+
+    const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect(error).toMatchObject({ status: undefined, transient: true });
+    expect((error as Error).message).toBe(
+      `the LLM request to model gpt-test at ${new URL(gone.url).host} failed: Connection error.`,
+    );
   });
 
   it('aborts the request when the signal aborts, rejecting with its reason', async () => {
     server.reply({ text: 'too late', delayMs: 10_000 });
-    const model = new OpenAiChatModel({
-      model: 'gpt-test',
-      baseURL: server.url,
-      apiKey: 'sk-x',
-      maxRetries: 0,
-    });
+    const model = gptTest();
     const controller = new AbortController();
     const reason = new Error('turn cancelled');
 
@@ -164,21 +177,67 @@ describe('OpenAiChatModel', () => {
 
   it('fails with LlmRequestError when the server answers after the timeout', async () => {
     server.reply({ text: 'too late', delayMs: 5_000 });
-    const model = new OpenAiChatModel({
-      model: 'gpt-test',
-      baseURL: server.url,
-      apiKey: 'sk-x',
-      timeoutMs: 100,
-      maxRetries: 0,
-    });
+    const model = gptTest({ timeoutMs: 100 });
 
     await expect(model.complete({ messages: HELLO })).rejects.toThrow(
       expect.objectContaining({
         name: 'LlmRequestError',
-        message: expect.stringMatching(/timed out/),
+        message: `${requestTo('gpt-test')} timed out: Request timed out.`,
+        transient: true,
       }),
     );
   });
+
+  it("keeps to the model's own timeout when the caller's deadline is later", async () => {
+    server.reply({ text: 'too late', delayMs: 5_000 });
+    const model = gptTest({ timeoutMs: 100 });
+
+    await expect(
+      model.complete({ messages: HELLO, deadline: Date.now() + 60_000 }),
+    ).rejects.toBeInstanceOf(LlmRequestError);
+  });
+
+  it('fails with LlmRequestError not worth another try when the answer is not a chat completion', async () => {
+    server.reply({ body: { choices: 'none' } });
+    const model = gptTest();
+
+    const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect(error).toMatchObject({
+      message: `${requestTo('gpt-test')} answered with an unexpected response body`,
+      transient: false,
+    });
+  });
+
+  it.each([
+    ['no choices', { choices: [] }],
+    ['no choices field', {}],
+    ['a choice without a message', { choices: [{}] }],
+  ])('answers an empty text and no tool calls when the server sends %s', async (_case, body) => {
+    server.reply({ body }, { body });
+    const model = gptTest();
+
+    await expect(model.complete({ messages: HELLO })).resolves.toEqual({ content: '' });
+    await expect(model.chat({ messages: HELLO })).resolves.toEqual({ content: '', toolCalls: [] });
+  });
+
+  it.each([
+    ['prompt', { prompt_tokens: 7 }, { promptTokens: 7, completionTokens: 0 }],
+    ['completion', { completion_tokens: 4 }, { promptTokens: 0, completionTokens: 4 }],
+  ])(
+    'reports the token usage when the server counts only %s tokens',
+    async (_case, usage, expected) => {
+      server.reply({ body: { choices: [{ message: { content: 'ok' } }], usage } });
+      const model = gptTest();
+
+      await expect(model.chat({ messages: HELLO })).resolves.toEqual({
+        content: 'ok',
+        toolCalls: [],
+        usage: expected,
+      });
+    },
+  );
 });
 
 describe('modelFactory', () => {
@@ -198,7 +257,6 @@ describe('modelFactory', () => {
           return 'sk-key';
         },
       },
-      withoutAccess: 'demo',
     });
     const first = models({ model_group: 'main' });
     await first.complete({ messages: HELLO });
@@ -244,6 +302,7 @@ describe('chatModelFor', () => {
       api_key: { secret: 'INLINE_KEY' },
       temperature: 0.2,
       top_p: 0.5,
+      max_tokens: 50,
       max_completion_tokens: 99,
       reasoning_effort: 'low',
       max_retries: 0,
@@ -257,13 +316,14 @@ describe('chatModelFor', () => {
       model: 'inline-model',
       temperature: 0.2,
       top_p: 0.5,
+      max_tokens: 50,
       max_completion_tokens: 99,
       reasoning_effort: 'low',
     });
     expect(request.headers.authorization).toBe('Bearer sk-inline');
   });
 
-  it('uses the default model with OPENAI_API_KEY and OPENAI_BASE_URL when nothing is set', async () => {
+  it('uses the default model the README names with OPENAI_API_KEY and OPENAI_BASE_URL when nothing is set', async () => {
     server.reply('ok');
     const env = { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: server.url };
 
@@ -271,7 +331,7 @@ describe('chatModelFor', () => {
     await model.complete({ messages: HELLO });
 
     const request = only(server.requests);
-    expect(request.body).toMatchObject({ model: DEFAULT_CHAT_MODEL });
+    expect(request.body).toMatchObject({ model: 'gpt-5.1-2025-11-13' });
     expect(request.body).not.toHaveProperty('max_tokens');
     expect(request.headers.authorization).toBe('Bearer sk-env');
   });
@@ -300,7 +360,11 @@ describe('chatModelFor', () => {
     });
 
     await expect(attempt).rejects.toBeInstanceOf(NoModelCredentialsError);
-    await expect(attempt).rejects.toThrow(/OPENAI_API_KEY/);
+    await expect(attempt).rejects.toMatchObject({
+      name: 'NoModelCredentialsError',
+      code: 'MODEL_CREDENTIALS_MISSING',
+      message: expect.stringContaining('OPENAI_API_KEY'),
+    });
   });
 
   it("throws MissingSecretError naming the variable when a model's api_key is unset", async () => {
@@ -310,14 +374,6 @@ describe('chatModelFor', () => {
 
     await expect(attempt).rejects.toBeInstanceOf(MissingSecretError);
     await expect(attempt).rejects.toThrow(/ABSENT_KEY/);
-  });
-
-  it('throws UnknownModelGroupError for a model group endpoints.yml does not define', async () => {
-    const attempt = chatModelFor({ model_group: 'nope' }, assistantWith(), secrets, {
-      OPENAI_API_KEY: 'sk-env',
-    });
-
-    await expect(attempt).rejects.toBeInstanceOf(UnknownModelGroupError);
   });
 });
 
@@ -331,6 +387,7 @@ describe('hasModelAccess', () => {
   it.each<[string, LlmConfig | undefined, Assistant, Record<string, string>, boolean]>([
     ['nothing configured', undefined, keyless, {}, false],
     ['an empty OPENAI_API_KEY', undefined, keyless, { OPENAI_API_KEY: '' }, false],
+    ['a blank OPENAI_API_KEY', undefined, keyless, { OPENAI_API_KEY: '  ' }, false],
     ['OPENAI_API_KEY', undefined, keyless, { OPENAI_API_KEY: 'sk' }, true],
     ['OPENAI_BASE_URL', undefined, keyless, { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' }, true],
     ['an inline api_key reference', { api_key: { secret: 'K' } }, keyless, {}, true],
@@ -347,26 +404,31 @@ describe('environmentSecrets', () => {
     await expect(environmentSecrets({ KEY: 'v' }).resolve({ secret: 'KEY' })).resolves.toBe('v');
   });
 
-  it('throws MissingSecretError naming the variable, and never a value, when unset', async () => {
-    const error = await environmentSecrets({ OTHER: 'sk-other' })
-      .resolve({ secret: 'KEY' })
-      .catch((e: unknown) => e);
+  it.each([
+    ['unset', { OTHER: 'sk-other' }],
+    ['empty', { KEY: '', OTHER: 'sk-other' }],
+  ])(
+    'throws MissingSecretError naming the variable, and never a value, when %s',
+    async (_case, env) => {
+      const error = await environmentSecrets(env)
+        .resolve({ secret: 'KEY' })
+        .catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(MissingSecretError);
-    expect(error).toMatchObject({ name: 'MissingSecretError', secret: 'KEY' });
-    expect((error as Error).message).toContain('KEY');
-    expect((error as Error).message).not.toContain('sk-other');
-  });
+      expect(error).toBeInstanceOf(MissingSecretError);
+      expect(error).toMatchObject({
+        name: 'MissingSecretError',
+        code: 'SECRET_NOT_SET',
+        secret: 'KEY',
+      });
+      expect((error as Error).message).toContain('KEY');
+      expect((error as Error).message).not.toContain('sk-other');
+    },
+  );
 });
 
 describe('OpenAiChatModel tool calling', () => {
-  const model = () =>
-    new OpenAiChatModel({
-      model: 'scripted',
-      apiKey: 'sk-test',
-      baseURL: server.url,
-      maxRetries: 0,
-    });
+  const model = (settings: Partial<OpenAiChatSettings> = {}) =>
+    gptTest({ model: 'scripted', apiKey: 'sk-test', ...settings });
   const ADD: ToolDefinition = {
     type: 'function',
     function: { name: 'add', parameters: { type: 'object', properties: {} }, strict: true },
@@ -381,6 +443,12 @@ describe('OpenAiChatModel tool calling', () => {
     },
     { role: 'tool', toolCallId: 'call_1', content: '5' },
   ];
+
+  /** The tool calls of a streamed answer made of these chunks. */
+  const streamedCalls = async (events: readonly unknown[]) => {
+    server.reply({ events });
+    return (await model().chat({ messages: HELLO, tools: [ADD], onTextDelta: () => {} })).toolCalls;
+  };
 
   it('sends tools, tool choice and tool messages as the wire wants them, and reads the answer', async () => {
     server.reply({
@@ -407,6 +475,40 @@ describe('OpenAiChatModel tool calling', () => {
       },
       { role: 'tool', tool_call_id: 'call_1', content: '5' },
     ]);
+  });
+
+  it('sends an assistant message that called no tools without tool_calls, which OpenAI refuses empty', async () => {
+    server.reply('Noted.');
+    await model().chat({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'Hello.' },
+        { role: 'user', content: 'and again' },
+        { role: 'assistant', content: 'Hello again.', toolCalls: [] },
+      ],
+    });
+    expect((only(server.requests).body as { messages: unknown[] }).messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'user', content: 'and again' },
+      { role: 'assistant', content: 'Hello again.' },
+    ]);
+  });
+
+  it('keeps tool calls the server sent without an id, a name or arguments, with empty ones', async () => {
+    server.reply({
+      body: {
+        choices: [{ message: { tool_calls: [{ type: 'function' }, { id: 'c', function: {} }] } }],
+      },
+    });
+    const answer = await model().chat({ messages: HELLO, tools: [ADD] });
+    expect(answer).toEqual({
+      content: '',
+      toolCalls: [
+        { id: '', name: '', arguments: '' },
+        { id: 'c', name: '', arguments: '' },
+      ],
+    });
   });
 
   it('sends neither tools nor a tool choice when there are no tools', async () => {
@@ -448,6 +550,108 @@ describe('OpenAiChatModel tool calling', () => {
     });
   });
 
+  it('streams an answer of text alone with no tool calls', async () => {
+    server.reply('Just text.');
+    const deltas: string[] = [];
+    const answer = await model().chat({ messages: HELLO, onTextDelta: (d) => deltas.push(d) });
+    expect(answer).toEqual({
+      content: 'Just text.',
+      toolCalls: [],
+      usage: { promptTokens: 1, completionTokens: 1 },
+    });
+    expect(deltas.join('')).toBe('Just text.');
+  });
+
+  it('puts streamed calls without ids together by their index', async () => {
+    const calls = await streamedCalls([
+      chunk({ tool_calls: [{ index: 0, function: { name: 'add', arguments: '{"a":' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { name: 'echo', arguments: '{"text":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '"hi"}' } }] }),
+    ]);
+    expect(calls).toEqual([
+      { id: '', name: 'add', arguments: '{"a":1}' },
+      { id: '', name: 'echo', arguments: '{"text":"hi"}' },
+    ]);
+  });
+
+  it('puts streamed calls without an index together by their ids, a fragment without one going to the last call', async () => {
+    const calls = await streamedCalls([
+      chunk({ tool_calls: [{ id: 'call_a', function: { name: 'add', arguments: '{"a":' } }] }),
+      chunk({ tool_calls: [{ function: { arguments: '1}' } }] }),
+      chunk({
+        tool_calls: [{ id: 'call_b', function: { name: 'echo', arguments: '{"text":' } }],
+      }),
+      chunk({ tool_calls: [{ id: 'call_b', function: { arguments: '"hi"' } }] }),
+      chunk({ tool_calls: [{ function: { arguments: '}' } }] }),
+    ]);
+    expect(calls).toEqual([
+      { id: 'call_a', name: 'add', arguments: '{"a":1}' },
+      { id: 'call_b', name: 'echo', arguments: '{"text":"hi"}' },
+    ]);
+  });
+
+  it('reads streamed fragments without a function or without arguments, and calls numbered from 1', async () => {
+    const calls = await streamedCalls([
+      chunk({ tool_calls: [{ index: 1, id: 'call_a', function: { name: 'add' } }] }),
+      chunk({ tool_calls: [{ index: 1 }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '{}' } }] }),
+    ]);
+    expect(calls).toEqual([{ id: 'call_a', name: 'add', arguments: '{}' }]);
+  });
+
+  it('reads the usage from a last chunk without choices, when the server counts only completion tokens', async () => {
+    server.reply({ events: [chunk({ content: 'Hi' }), { usage: { completion_tokens: 2 } }] });
+    const answer = await model().chat({ messages: HELLO, onTextDelta: () => {} });
+    expect(answer).toEqual({
+      content: 'Hi',
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 2 },
+    });
+  });
+
+  it('reports a stream that breaks off as LlmRequestError worth another try', async () => {
+    server.reply({ events: [chunk({ content: 'I will refund' })], cut: true });
+    const error = await model()
+      .chat({ messages: HELLO, onTextDelta: () => {} })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect(error).toMatchObject({
+      code: 'LLM_REQUEST_FAILED',
+      message: `${requestTo('scripted')} failed while streaming: terminated`,
+      transient: true,
+    });
+    expect((error as Error).cause).toBeInstanceOf(Error);
+  });
+
+  it('keeps the key out of the error event of a stream', async () => {
+    server.reply({
+      events: [
+        chunk({ content: 'Hel' }),
+        { error: { message: 'overloaded, your key sk-test-value', type: 'server_error' } },
+      ],
+    });
+    const error = await model({ apiKey: 'sk-test-value' })
+      .chat({ messages: HELLO, onTextDelta: () => {} })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect((error as Error).message).toBe(
+      `${requestTo('scripted')} failed while streaming: overloaded, your key ${REDACTED}`,
+    );
+  });
+
+  it('fails a stream with a chunk it cannot read with LlmRequestError not worth another try', async () => {
+    server.reply({ events: [chunk({ content: 'Hel' }), { choices: 'none' }] });
+    const error = await model()
+      .chat({ messages: HELLO, onTextDelta: () => {} })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect(error).toMatchObject({
+      message: `${requestTo('scripted')} answered with an unexpected response body`,
+      transient: false,
+    });
+  });
+
   it('rejects with the reason of an abort that comes while the answer streams, not with a part of it', async () => {
     server.reply({ text: 'I will refund your order', stallMs: 5_000 });
     const stop = new AbortController();
@@ -466,7 +670,8 @@ describe('OpenAiChatModel tool calling', () => {
   });
 
   it('ends a stream that outlasts the deadline with LlmRequestError worth another try', async () => {
-    server.reply({ text: 'Slowly, slowly', stallMs: 5_000 });
+    // The stall outlasts the test's time limit: only the deadline can end the stream in time.
+    server.reply({ text: 'Slowly, slowly', stallMs: 60_000 });
     const error = await model()
       .chat({ messages: HELLO, onTextDelta: () => {}, deadline: Date.now() + 300 })
       .catch((e: unknown) => e);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DemoModel } from '../../../src/demo/index.js';
 import { modelFactory } from '../../../src/llm/index.js';
 import { startLocalStack } from '../../../src/local/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
@@ -112,7 +113,7 @@ async function runtimeFor(files: ProjectFilesSpec): Promise<TestRuntime> {
     assistant,
     env: {},
     secrets: { get: async () => '' },
-    withoutAccess: 'demo',
+    withoutAccess: { standIn: new DemoModel() },
   });
   return testRuntime(emulators, assistant, { models, replyWaitMs: 20_000 });
 }

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DynamoConversationStore } from '../../../src/adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
 import { SqsJobQueue } from '../../../src/adapters/aws/sqsJobQueue.js';
+import { DemoModel } from '../../../src/demo/index.js';
 import { startLocalStack } from '../../../src/local/index.js';
 import { Job, type RuntimeParts } from '../../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
@@ -94,7 +95,7 @@ describe('one wiring for every entry point', () => {
     });
     try {
       expect(wired.map(adapterSet)).toEqual([{ ...AWS_ADAPTERS, dialogue: true }]);
-      expect(assembled).toEqual(['demo']);
+      expect(assembled).toEqual([{ standIn: expect.any(DemoModel) }]);
       const say = async (message: string) => {
         const response = await fetch(`${stack.url}/webhooks/rest/webhook`, {
           method: 'POST',

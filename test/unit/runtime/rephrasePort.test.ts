@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Assistant, LlmConfig } from '../../../src/assistant/index.js';
+import { DemoModel } from '../../../src/demo/index.js';
 import type { LlmPort } from '../../../src/dialogue/index.js';
-import { DemoModel } from '../../../src/llm/index.js';
 import { rephrasePort } from '../../../src/runtime/rephrasePort.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';

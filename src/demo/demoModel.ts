@@ -1,6 +1,6 @@
 import type { ChatMessage, LlmPort } from '../dialogue/index.js';
+import type { ToolChatPort, ToolChatRequest, ToolChatResponse } from '../llm/index.js';
 import { DemoAgentModel } from './demoAgentModel.js';
-import type { ToolChatPort, ToolChatRequest, ToolChatResponse } from './toolChat.js';
 
 interface Intent {
   readonly pattern: RegExp;

@@ -4,7 +4,7 @@ import type {
   ToolChatPort,
   ToolChatRequest,
   ToolChatResponse,
-} from './toolChat.js';
+} from '../llm/index.js';
 
 /**
  * A scripted stand-in for a tool-calling model, used when no model is configured: it plays the
