@@ -127,7 +127,7 @@ async function customToolCall(
   }
   const metadata = { ...structuredClone(step.data.input.metadata), ...extra };
   const { tool_timeout: toolTimeout } = step.config.configuration;
-  const toolDeadline = toolTimeout === undefined ? undefined : Date.now() + toolTimeout * 1000;
+  const toolDeadline = toolTimeout === undefined ? undefined : step.now() + toolTimeout * 1000;
   const deadline = earliest(step.context.deadline, toolDeadline);
   try {
     const answer = await within(
@@ -141,6 +141,7 @@ async function customToolCall(
       {
         signal: step.context.signal,
         deadline,
+        now: step.now,
         timedOut: () =>
           new Error(
             toolDeadline !== undefined && deadline === toolDeadline
