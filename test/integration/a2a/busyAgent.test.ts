@@ -1,60 +1,34 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2ARunner } from '../../../src/a2a/index.js';
 import type { SubAgent } from '../../../src/assistant/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
+import { type JsonRpcA2AAgent, startJsonRpcA2AAgent } from '../../helpers/jsonRpcA2AAgent.js';
 import { secretsOf } from '../mcp/fixtures.js';
 
 /**
  * An A2A agent that passes its health check, then answers every message with 503 and a
- * `Retry-After` of `retryAfter` seconds.
+ * `Retry-After` of 30 seconds.
  */
-let agent: Server;
+let agent: JsonRpcA2AAgent;
 let base = '';
-const retryAfter = '30';
 let posts = 0;
 beforeAll(async () => {
-  agent = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += String(chunk);
-    });
-    request.on('end', () => {
-      if (request.method === 'GET') {
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card()));
-        return;
-      }
-      posts += 1;
-      if (posts === 1) {
-        const { id } = JSON.parse(body) as { id: number };
-        const result = { kind: 'message', messageId: 'h', role: 'agent', parts: [] };
-        response
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id, result }));
-        return;
-      }
-      response.writeHead(503, { 'retry-after': retryAfter }).end('busy');
-    });
+  agent = await startJsonRpcA2AAgent('busy', (_request, body, response) => {
+    posts += 1;
+    if (posts === 1) {
+      const { id } = JSON.parse(body) as { id: number };
+      const result = { kind: 'message', messageId: 'h', role: 'agent', parts: [] };
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+      return;
+    }
+    response.writeHead(503, { 'retry-after': '30' }).end('busy');
   });
-  await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(agent.address() as AddressInfo).port}`;
+  base = agent.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => agent?.close(resolve));
-});
-
-const card = () => ({
-  protocolVersion: '0.3.0',
-  name: 'busy',
-  description: 'Asks to be called later.',
-  url: `${base}/a2a`,
-  preferredTransport: 'JSONRPC',
-  version: '1.0.0',
-  capabilities: { streaming: false, pushNotifications: false },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
+  await agent?.close();
 });
 
 describe('an A2A agent that asks to be called again later', () => {
