@@ -25,7 +25,7 @@ import { localPushKey } from '../adapters/local/pushKey.js';
 import { lockStateFolder, type StateLock } from '../adapters/local/stateLock.js';
 import { assembleDialogue } from '../assembly/index.js';
 import type { Assistant } from '../assistant/index.js';
-import { a2aPushChannel, standardChannels } from '../channels/index.js';
+import { a2aPushChannel, a2aServerChannel, standardChannels } from '../channels/index.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
 import { hasModelAccess, type ToolChatPort } from '../llm/index.js';
 import { SwitchboardError, sleep } from '../resilience/index.js';
@@ -156,7 +156,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       store: new DynamoConversationStore(table),
       queue: inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue,
       replies: new DynamoReplyStore(table),
-      channels: (context) => [...standardChannels(context), a2aPushChannel(context, { pushKey })],
+      channels: (context) => [
+        ...standardChannels(context),
+        a2aPushChannel(context, { pushKey }),
+        ...(assistant.a2aServer
+          ? [
+              a2aServerChannel(context, {
+                settings: assistant.a2aServer,
+                assistant,
+                baseUrl: () => url,
+              }),
+            ]
+          : []),
+      ],
       now,
       newId: randomUUID,
       sleep: (ms) => sleep(ms),
