@@ -33,6 +33,9 @@
  * which the local server writes as they come and which on AWS a Lambda function URL streams (an
  * API Gateway HTTP API cannot); the web chat channel streams the same way.
  */
+
+export { A2A_CHANNEL } from './accept.js';
+export { type Caller, CallerRefusedError, callerCheck } from './auth.js';
 export {
   A2A_RPC_PATH,
   AGENT_CARD_PATH,
@@ -42,3 +45,18 @@ export {
   type CardOptions,
   legacyAgentCard,
 } from './card.js';
+export { foldBatch } from './fold.js';
+export { type HandlerDeps, TaskRequestHandler } from './handler.js';
+export { conversationOf, conversationOfTask } from './ids.js';
+export { TokenError } from './jwt.js';
+export { type TaskOutputDeps, taskOutput } from './output.js';
+export {
+  parseTaskRecord,
+  TASK_RECORD_VERSION,
+  TaskRecord,
+  TaskRecordVersionError,
+  toTask,
+} from './record.js';
+export { serveJsonRpc } from './rpc.js';
+export type { A2ATaskStore } from './taskStore.js';
+export { TaskContendedError } from './tasks.js';

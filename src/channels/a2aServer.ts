@@ -1,34 +1,89 @@
 /**
  * The A2A server channel: the assistant as an A2A agent that other orchestrators call (see
  * `src/a2aServer/`). `GET /.well-known/agent-card.json` answers the card, in A2A 1.0's shape to
- * callers that ask for 1.0 (`A2A-Version`) and in 0.3's to the others.
+ * callers that ask for 1.0 (`A2A-Version`) and in 0.3's to the others; `POST /a2a` serves
+ * JSON-RPC of both versions, for callers that `a2a_server.auth` lets in (or, without it, with the
+ * API token); the channel's output folds the turns' batches into their tasks.
  */
-import { AGENT_CARD_PATH, agentCard, agentCardJson, legacyAgentCard } from '../a2aServer/index.js';
+import type { AgentCard } from '@a2a-js/sdk';
+import {
+  A2A_CHANNEL,
+  A2A_RPC_PATH,
+  type A2ATaskStore,
+  AGENT_CARD_PATH,
+  agentCard,
+  agentCardJson,
+  type Caller,
+  CallerRefusedError,
+  callerCheck,
+  legacyAgentCard,
+  serveJsonRpc,
+  TaskRequestHandler,
+  taskOutput,
+} from '../a2aServer/index.js';
 import type { A2AServerSettings, Assistant } from '../assistant/index.js';
 import {
   type Channel,
   type ChannelContext,
+  HttpError,
   headerOf,
   type RouteRequest,
+  requireContentType,
+  type SecretStore,
 } from '../runtime/index.js';
 import { SWITCHBOARD_VERSION } from './version.js';
 
-export const A2A_SERVER_CHANNEL = 'a2a';
+export const A2A_SERVER_CHANNEL = A2A_CHANNEL;
+/** Content types of JSON-RPC requests. */
+const JSON_TYPES = ['application/json', 'application/a2a+json'];
 
 export interface A2AServerChannelOptions {
   readonly settings: A2AServerSettings;
   readonly assistant: Pick<Assistant, 'flows' | 'projectDir'>;
+  readonly tasks: A2ATaskStore;
+  /** Resolves `a2a_server.auth`'s API key and JWT secret. */
+  readonly secrets: SecretStore;
   /** Where this server listens, when known (the local stack's URL); `a2a_server.url` wins. */
   readonly baseUrl?: () => string | undefined;
+  /** Reads the JWKS (the global fetch by default). */
+  readonly fetch?: typeof fetch;
 }
 
 export function a2aServerChannel(
-  _context: ChannelContext,
+  context: ChannelContext,
   options: A2AServerChannelOptions,
 ): Channel {
+  const { settings } = options;
+  const check = settings.auth
+    ? callerCheck(settings.auth, options.secrets, {
+        now: context.now,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      })
+    : undefined;
+  const cardFor = (request: RouteRequest): AgentCard =>
+    agentCard({
+      settings,
+      assistant: options.assistant,
+      baseUrl: baseUrlOf(request, options),
+      version: SWITCHBOARD_VERSION,
+    });
+  const deps = {
+    settings,
+    tasks: options.tasks,
+    queue: context.queue,
+    now: context.now,
+    sleep: context.sleep,
+    replyWaitMs: context.replyWaitMs,
+    ...(context.stopping ? { stopping: context.stopping } : {}),
+  };
   return {
-    name: A2A_SERVER_CHANNEL,
+    name: A2A_CHANNEL,
     streams: false,
+    output: taskOutput({
+      tasks: options.tasks,
+      repairWaitsForInput: settings.include_conversation_repair,
+      now: context.now,
+    }),
     routes: [
       {
         method: 'GET',
@@ -36,12 +91,7 @@ export function a2aServerChannel(
         // The card is public, as A2A discovery needs it to be.
         authenticated: false,
         handle: async (request) => {
-          const card = agentCard({
-            settings: options.settings,
-            assistant: options.assistant,
-            baseUrl: baseUrlOf(request, options),
-            version: SWITCHBOARD_VERSION,
-          });
+          const card = cardFor(request);
           const version = headerOf(request, 'a2a-version')?.trim() ?? '';
           const v1 = version !== '' && !version.startsWith('0.');
           return {
@@ -51,8 +101,38 @@ export function a2aServerChannel(
           };
         },
       },
+      {
+        method: 'POST',
+        path: A2A_RPC_PATH,
+        // Without a2a_server.auth the API token guards it, as it guards the REST channel.
+        authenticated: check === undefined,
+        handle: async (request) => {
+          const caller: Caller = check ? await authorize(check, request) : { name: 'api-token' };
+          requireContentType(headerOf(request, 'content-type'), JSON_TYPES);
+          const card = cardFor(request);
+          return serveJsonRpc(new TaskRequestHandler(deps, card, caller), card, {
+            body: request.body ?? '',
+            version: headerOf(request, 'a2a-version'),
+            caller,
+          });
+        },
+      },
     ],
   };
+}
+
+async function authorize(
+  check: (headers: RouteRequest['headers']) => Promise<Caller>,
+  request: RouteRequest,
+): Promise<Caller> {
+  try {
+    return await check(request.headers);
+  } catch (error) {
+    if (error instanceof CallerRefusedError) {
+      throw new HttpError(401, error.message, { 'www-authenticate': 'Bearer' }, { cause: error });
+    }
+    throw error;
+  }
 }
 
 /**

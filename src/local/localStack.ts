@@ -6,6 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoConversationStore } from '../adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../adapters/aws/dynamoReplyStore.js';
+import { DynamoTaskStore } from '../adapters/aws/dynamoTaskStore.js';
 import { scanConversationIds } from '../adapters/aws/scanConversations.js';
 import { DelayedJobForwarder, SqsJobQueue } from '../adapters/aws/sqsJobQueue.js';
 import { SqsJobReceiver } from '../adapters/aws/sqsJobReceiver.js';
@@ -164,6 +165,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
               a2aServerChannel(context, {
                 settings: assistant.a2aServer,
                 assistant,
+                tasks: new DynamoTaskStore(table),
+                secrets,
                 baseUrl: () => url,
               }),
             ]

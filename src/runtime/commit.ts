@@ -43,7 +43,7 @@ export async function processJob(
   // Outside the conversation's state: it only reaches out to what an agent left running.
   if (job.type === 'agent_cancel') return cancelAgentWork(job, deps, calls);
   const head = await deps.store.load(job.conversation_id);
-  if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, deps);
+  if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, head.state, deps);
   if (head?.recentJobs.includes(job.id)) return 'duplicate';
 
   const state = head?.state ?? deps.engine.start(job.conversation_id);
@@ -94,7 +94,7 @@ export async function processJob(
     head: newHead,
     runs: records,
   });
-  await deliverOutbox(job.conversation_id, outbox, deps);
+  await deliverOutbox(job.conversation_id, outbox, newHead.state, deps);
   return 'done';
 }
 

@@ -117,6 +117,13 @@ export interface ReplyBatch {
   readonly channel: string;
   readonly messages: readonly OutboundMessage[];
   readonly settled: boolean;
+  /**
+   * The conversation's state after the job that committed the batch, and that job's events: for
+   * channels that report more than messages (the A2A server's task states). Absent in batches
+   * that stores and tests make by hand.
+   */
+  readonly state?: ConversationState;
+  readonly events?: readonly SequencedEvent[];
 }
 
 /** Text a model is writing for a conversation, shown live by a channel that streams. */

@@ -1,11 +1,10 @@
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../../src/local/index.js';
-import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
-import { BASE_PROJECT } from '../../helpers/project.js';
+import type { LocalStack } from '../../../src/local/index.js';
+import { a2aStack } from '../../helpers/a2aClient.js';
+import { ScriptedLlm } from '../../helpers/dialogue.js';
 
-const A2A_SERVER = `a2a_server:
-  name: Test drives
+const A2A_SERVER = `  name: Test drives
   description: Books test drives at the dealership.
   include_conversation_repair: false
   auth:
@@ -16,16 +15,9 @@ describe('the agent card of the A2A server on the local stack', () => {
   let stack: LocalStack;
 
   beforeAll(async () => {
-    stack = await startLocalStack({
-      assistant: await assistantFrom({
-        ...BASE_PROJECT,
-        'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}${A2A_SERVER}`,
-        '.env': 'A2A_KEY=key-4711\n',
-      }),
-      port: 0,
-      env: {},
+    stack = await a2aStack(A2A_SERVER, {
       llm: new ScriptedLlm(),
-      announce: () => {},
+      files: { '.env': 'A2A_KEY=key-4711\n' },
     });
   }, 30_000);
   afterAll(async () => {

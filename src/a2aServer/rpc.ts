@@ -1,0 +1,65 @@
+/**
+ * JSON-RPC over HTTP, as the SDK's express handler serves it but on the runtime's HTTP seam: the
+ * SDK's transport handler of the version the request asks for (`A2A-Version: 1.0`, else 0.3)
+ * parses the request and calls the request handler; its answer is the JSON-RPC response, or, for
+ * the streaming methods, server-sent events (one JSON-RPC response each).
+ */
+import type { AgentCard } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import {
+  type A2ARequestHandler,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  validateVersion,
+} from '@a2a-js/sdk/server';
+import { z } from 'zod';
+import type { HttpResponse } from '../runtime/index.js';
+import type { Caller } from './auth.js';
+
+const LEGACY = '0.3';
+
+/** Answers one JSON-RPC request of a caller. */
+export async function serveJsonRpc(
+  handler: A2ARequestHandler,
+  card: AgentCard,
+  request: { readonly body: string; readonly version: string | undefined; readonly caller: Caller },
+): Promise<HttpResponse> {
+  const version = request.version?.trim() || LEGACY;
+  const legacy = version === LEGACY || version.startsWith('0.');
+  const context = new ServerCallContext({
+    requestedVersion: version,
+    user: { isAuthenticated: true, userName: request.caller.name },
+  });
+  const mapError = legacy
+    ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+    : JsonRpcTransportHandler.mapToJSONRPCError;
+  try {
+    validateVersion(legacy ? LEGACY : version, card, 'JSONRPC');
+  } catch (error) {
+    return {
+      status: 200,
+      body: { jsonrpc: '2.0', id: idOf(request.body), error: mapError(error) },
+    };
+  }
+  const transport = legacy
+    ? new LegacyJsonRpcTransportHandler(handler)
+    : new JsonRpcTransportHandler(handler);
+  const answer = await transport.handle(request.body, context);
+  if (Symbol.asyncIterator in answer) {
+    throw new Error('streaming responses are not served yet');
+  }
+  const error = answer.error as { code?: unknown } | undefined;
+  return { status: error?.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200, body: answer };
+}
+
+/** The request's id, for an error answered before the transport read it. */
+function idOf(body: string): string | number | null {
+  try {
+    return RequestId.parse(JSON.parse(body)).id ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const RequestId = z.looseObject({ id: z.union([z.string(), z.number()]).optional() });

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../../src/local/index.js';
+import {
+  a2aStack,
+  asTask,
+  type ProtocolVersion,
+  sendRequest,
+  switchboardClient,
+  TaskState,
+  textsOf,
+  userText,
+} from '../../helpers/a2aClient.js';
+import { ScriptedLlm } from '../../helpers/dialogue.js';
+
+const KEY = 'a2a-key-4711';
+const A2A_SERVER = `  description: Greets people.
+  auth:
+    api_key: \${A2A_KEY}
+`;
+
+describe('the A2A server on the local stack, driven by the SDK client', () => {
+  let stack: LocalStack;
+  const llm = new ScriptedLlm();
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${stack.url}/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    stack = await a2aStack(A2A_SERVER, {
+      llm,
+      env: { A2A_KEY: KEY },
+      files: { '.env': `A2A_KEY=${KEY}\n` },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  for (const version of ['1.0', '0.3'] as ProtocolVersion[]) {
+    it(`asks for input, then completes the task with the slots and texts as artifacts, over A2A ${version}`, async () => {
+      const client = await switchboardClient(stack.url, version, { 'X-API-Key': KEY });
+      llm.reply('start flow greet', 'set slot name Ada');
+
+      const asked = asTask(await client.sendMessage(sendRequest(userText('Please greet me'))));
+      expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(textsOf(asked.status?.message)).toEqual(['What is your name?']);
+      expect(asked.contextId).not.toBe('');
+
+      const ids = { contextId: asked.contextId, taskId: asked.id };
+      const done = asTask(await client.sendMessage(sendRequest(userText('Ada', ids))));
+      expect(done.id).toBe(asked.id);
+      expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const artifacts = Object.fromEntries(done.artifacts.map((a) => [a.name, a.parts]));
+      expect(artifacts.text?.map((p) => p.content?.value)).toContain('Done, Ada.');
+      expect(artifacts.slots?.[0]?.content).toEqual({ $case: 'data', value: { name: 'Ada' } });
+
+      const read = await client.getTask({ tenant: '', id: asked.id });
+      expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(read.history.map((m) => textsOf(m).join(' '))).toEqual([
+        'Please greet me',
+        'What is your name?',
+        'Ada',
+        expect.stringContaining('Done, Ada.'),
+      ]);
+    });
+  }
+
+  it('refuses calls without the API key or with another, saying why, and runs nothing', async () => {
+    const send = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    };
+    const prompts = llm.prompts.length;
+    const none = await post(send);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({
+      error: 'no credentials: send an API key in X-API-Key',
+    });
+    const wrong = await post(send, { 'x-api-key': 'guessed' });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: 'the API key is wrong' });
+    expect(llm.prompts.length).toBe(prompts);
+  });
+
+  it('lists the tasks of a context, newest first, and tells apart a task that is over', async () => {
+    const client = await switchboardClient(stack.url, '1.0', { 'X-API-Key': KEY });
+    llm.reply('start flow greet', 'set slot name Bo', 'start flow greet');
+    const first = asTask(await client.sendMessage(sendRequest(userText('Greet me'))));
+    const ids = { contextId: first.contextId, taskId: first.id };
+    await client.sendMessage(sendRequest(userText('Bo', ids)));
+    const second = asTask(
+      await client.sendMessage(sendRequest(userText('Again', { contextId: first.contextId }))),
+    );
+    expect(second.id).not.toBe(first.id);
+    expect(second.contextId).toBe(first.contextId);
+
+    const listed = await client.listTasks({
+      tenant: '',
+      contextId: first.contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+    });
+    expect(listed.tasks.map((t) => [t.id, t.status?.state])).toEqual([
+      [second.id, TaskState.TASK_STATE_INPUT_REQUIRED],
+      [first.id, TaskState.TASK_STATE_COMPLETED],
+    ]);
+    await expect(client.sendMessage(sendRequest(userText('Bo again', ids)))).rejects.toThrow(
+      /takes no more messages/,
+    );
+    await expect(client.getTask({ tenant: '', id: 'nothing~a2a' })).rejects.toThrow(/not found/);
+  });
+
+  it('answers at once when asked to, and the task is read later; a repeated message joins its turn', async () => {
+    const client = await switchboardClient(stack.url, '1.0', { 'X-API-Key': KEY });
+    llm.reply('start flow greet');
+    const message = userText('Greet me, quickly');
+    const accepted = asTask(
+      await client.sendMessage(sendRequest(message, { returnImmediately: true })),
+    );
+    expect(accepted.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    const again = asTask(await client.sendMessage(sendRequest(message)));
+    expect(again.id).toBe(accepted.id);
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(llm.remaining).toBe(0);
+  });
+});
