@@ -31,14 +31,15 @@ import { type AcceptDeps, acceptMessage } from './accept.js';
 import type { Caller } from './auth.js';
 import { conversationOfTask } from './ids.js';
 import { listTasks } from './list.js';
-import type { TaskRecord } from './record.js';
-import { toTask } from './record.js';
+import { type TaskRecord, TERMINAL, toTask } from './record.js';
 import { readTask } from './tasks.js';
-import { turnOver, type WatchDeps, watchTask } from './watch.js';
+import { followTask, turnOver, type WatchDeps, watchTask } from './watch.js';
 
 export interface HandlerDeps extends AcceptDeps, WatchDeps {
   /** How long a blocking `SendMessage` waits for its turn before it answers the task as it is. */
   readonly replyWaitMs: number;
+  /** How long a stream or subscription goes on at most; the caller subscribes again after. */
+  readonly streamLimitMs: number;
 }
 
 export class TaskRequestHandler implements A2ARequestHandler {
@@ -74,9 +75,21 @@ export class TaskRequestHandler implements A2ARequestHandler {
     return toTask(record ?? accepted.record, { historyLength });
   }
 
-  // biome-ignore lint/correctness/useYield: streaming comes with the next change
-  async *sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
-    throw new UnsupportedOperationError('streaming is not served yet');
+  async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const { deps } = this;
+    const accepted = await acceptMessage(params, deps, protocolOf(context), this.caller.name);
+    const historyLength = params.configuration?.historyLength;
+    yield { payload: { $case: 'task', value: toTask(accepted.record, { historyLength }) } };
+    yield* followTask(
+      deps,
+      accepted.record,
+      accepted.conversationId,
+      (r) => turnOver(r, accepted.turnId),
+      deps.now() + deps.streamLimitMs,
+    );
   }
 
   async getTask(params: GetTaskRequest): Promise<Task> {
@@ -115,11 +128,25 @@ export class TaskRequestHandler implements A2ARequestHandler {
     throw new PushNotificationNotSupportedError('push notifications are not served yet');
   }
 
-  // biome-ignore lint/correctness/useYield: subscribing comes with streaming
+  /** The task, then its updates until its current turn is over. */
   async *resubscribe(
-    _params: SubscribeToTaskRequest,
+    params: SubscribeToTaskRequest,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    throw new UnsupportedOperationError('subscribing is not served yet');
+    const record = await this.task(params.id);
+    if (TERMINAL.has(record.state)) {
+      throw new UnsupportedOperationError(
+        `task ${record.id} is ${record.state}: it has no more updates`,
+      );
+    }
+    yield { payload: { $case: 'task', value: toTask(record) } };
+    const turn = record.turn.id;
+    yield* followTask(
+      this.deps,
+      record,
+      conversationOfTask(record.id) ?? '',
+      (r) => turnOver(r, turn),
+      this.deps.now() + this.deps.streamLimitMs,
+    );
   }
 
   /** The stored task of an id, or the protocol's task-not-found. */

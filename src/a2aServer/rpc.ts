@@ -4,7 +4,7 @@
  * parses the request and calls the request handler; its answer is the JSON-RPC response, or, for
  * the streaming methods, server-sent events (one JSON-RPC response each).
  */
-import type { AgentCard } from '@a2a-js/sdk';
+import { type AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import {
@@ -46,11 +46,41 @@ export async function serveJsonRpc(
     ? new LegacyJsonRpcTransportHandler(handler)
     : new JsonRpcTransportHandler(handler);
   const answer = await transport.handle(request.body, context);
-  if (Symbol.asyncIterator in answer) {
-    throw new Error('streaming responses are not served yet');
+  if (!(Symbol.asyncIterator in answer)) {
+    const error = answer.error as { code?: unknown } | undefined;
+    return { status: error?.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200, body: answer };
   }
-  const error = answer.error as { code?: unknown } | undefined;
-  return { status: error?.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200, body: answer };
+  // A stream that fails before its first event answers the error as plain JSON-RPC.
+  const iterator = answer[Symbol.asyncIterator]();
+  let first: IteratorResult<unknown>;
+  try {
+    first = await iterator.next();
+  } catch (error) {
+    return {
+      status: 200,
+      body: { jsonrpc: '2.0', id: idOf(request.body), error: mapError(error) },
+    };
+  }
+  const id = idOf(request.body);
+  return {
+    status: 200,
+    body: undefined,
+    headers: { ...SSE_HEADERS },
+    stream: (async function* events() {
+      try {
+        if (!first.done) yield formatSSEEvent(first.value);
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield formatSSEEvent(next.value);
+        }
+      } catch (error) {
+        yield formatSSEErrorEvent({ jsonrpc: '2.0', id, error: mapError(error) });
+      } finally {
+        await iterator.return?.(undefined);
+      }
+    })(),
+  };
 }
 
 /** The request's id, for an error answered before the transport read it. */

@@ -34,6 +34,7 @@ import {
 import { SWITCHBOARD_VERSION } from './version.js';
 
 export const A2A_SERVER_CHANNEL = A2A_CHANNEL;
+const DEFAULT_STREAM_LIMIT_MS = 5 * 60_000;
 /** Content types of JSON-RPC requests. */
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
 
@@ -45,6 +46,8 @@ export interface A2AServerChannelOptions {
   readonly secrets: SecretStore;
   /** Where this server listens, when known (the local stack's URL); `a2a_server.url` wins. */
   readonly baseUrl?: () => string | undefined;
+  /** How long a stream goes on at most (default five minutes); then the caller subscribes again. */
+  readonly streamLimitMs?: number;
   /** Reads the JWKS (the global fetch by default). */
   readonly fetch?: typeof fetch;
 }
@@ -74,6 +77,7 @@ export function a2aServerChannel(
     now: context.now,
     sleep: context.sleep,
     replyWaitMs: context.replyWaitMs,
+    streamLimitMs: options.streamLimitMs ?? DEFAULT_STREAM_LIMIT_MS,
     ...(context.stopping ? { stopping: context.stopping } : {}),
   };
   return {

@@ -1,0 +1,87 @@
+import type { StreamResponse } from '@a2a-js/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../../src/local/index.js';
+import {
+  a2aStack,
+  asTask,
+  type ProtocolVersion,
+  sendRequest,
+  switchboardClient,
+  TaskState,
+  textsOf,
+  userText,
+} from '../../helpers/a2aClient.js';
+import { ScriptedLlm } from '../../helpers/dialogue.js';
+
+/** A stream's events, each as its kind and the state or artifact it carries. */
+async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
+  const events: StreamResponse[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+function summary(event: StreamResponse): string {
+  const payload = event.payload;
+  switch (payload?.$case) {
+    case 'task':
+      return `task ${TaskState[payload.value.status?.state ?? 0]}`;
+    case 'statusUpdate':
+      return `status ${TaskState[payload.value.status?.state ?? 0]} ${textsOf(payload.value.status?.message).join(' ')}`.trim();
+    case 'artifactUpdate':
+      return `artifact ${payload.value.artifact?.name}`;
+    default:
+      return String(payload?.$case);
+  }
+}
+
+describe('streaming from the A2A server on the local stack', () => {
+  let stack: LocalStack;
+  const llm = new ScriptedLlm();
+
+  beforeAll(async () => {
+    stack = await a2aStack('  description: Greets people.\n', { llm });
+  }, 30_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  for (const version of ['1.0', '0.3'] as ProtocolVersion[]) {
+    it(`streams each turn of a task to its end, over A2A ${version}`, async () => {
+      const client = await switchboardClient(stack.url, version);
+      llm.reply('start flow greet', 'set slot name Cy');
+      const asked = await collect(client.sendMessageStream(sendRequest(userText('Greet me'))));
+      expect(asked.map(summary)).toEqual([
+        'task TASK_STATE_SUBMITTED',
+        'status TASK_STATE_INPUT_REQUIRED What is your name?',
+      ]);
+      const task = asked[0]?.payload?.$case === 'task' ? asked[0].payload.value : undefined;
+      const ids = { contextId: task?.contextId ?? '', taskId: task?.id ?? '' };
+
+      const done = await collect(client.sendMessageStream(sendRequest(userText('Cy', ids))));
+      expect(done.map(summary)).toEqual([
+        'task TASK_STATE_WORKING',
+        'artifact text',
+        'artifact slots',
+        expect.stringMatching(/^status TASK_STATE_COMPLETED Done, Cy\./),
+      ]);
+    });
+  }
+
+  it('lets a caller subscribe to a task it sent without waiting, until the turn is over', async () => {
+    const client = await switchboardClient(stack.url, '1.0');
+    llm.reply('start flow greet');
+    const sent = await client.sendMessage(
+      sendRequest(userText('Greet me later'), { returnImmediately: true }),
+    );
+    const events = await collect(client.resubscribeTask({ tenant: '', id: asTask(sent).id }));
+    expect(events[0]?.payload?.$case).toBe('task');
+    const last = events.at(-1)?.payload;
+    const state =
+      last?.$case === 'task'
+        ? last.value.status?.state
+        : last?.$case === 'statusUpdate'
+          ? last.value.status?.state
+          : undefined;
+    expect(state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+  });
+});
