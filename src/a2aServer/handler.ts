@@ -29,6 +29,7 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { type AcceptDeps, acceptMessage } from './accept.js';
 import type { Caller } from './auth.js';
+import { cancelTask } from './cancel.js';
 import { conversationOfTask } from './ids.js';
 import { listTasks } from './list.js';
 import { type TaskRecord, TERMINAL, toTask } from './record.js';
@@ -100,8 +101,10 @@ export class TaskRequestHandler implements A2ARequestHandler {
     return listTasks(this.deps, params);
   }
 
-  async cancelTask(_params: CancelTaskRequest): Promise<Task> {
-    throw new UnsupportedOperationError('cancelling is not served yet');
+  async cancelTask(params: CancelTaskRequest): Promise<Task> {
+    const record = await this.task(params.id);
+    const conversationId = conversationOfTask(record.id) ?? '';
+    return toTask(await cancelTask(this.deps, conversationId, record, this.caller.name));
   }
 
   async createTaskPushNotificationConfig(

@@ -159,7 +159,11 @@ async function runUserMessage(
   try {
     const result = await deps.engine.handleMessage(
       state,
-      { text: job.text, ...(job.metadata ? { metadata: job.metadata } : {}) },
+      {
+        text: job.text,
+        ...(job.metadata ? { metadata: job.metadata } : {}),
+        ...(job.commands ? { commands: job.commands } : {}),
+      },
       { ...deps.ports, agents },
       {
         channel: job.channel,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Command } from '../dialogue/index.js';
 
 const base = {
   /** Unique; the queue deduplicates on it and the processor skips a job it already ran. */
@@ -23,6 +24,11 @@ export const Job = z.discriminatedUnion('type', [
     ...base,
     text: z.string(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * What the message asks, already known (a channel's cancel): the command generator is not
+     * asked.
+     */
+    commands: z.array(Command).optional(),
     channel: z.string(),
     /** Earlier tries of this message that the model failed (the retry policy's count). */
     attempt: z.number().int().min(0).optional(),

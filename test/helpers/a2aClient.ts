@@ -10,8 +10,9 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
+import { afterAll, beforeAll } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../src/local/index.js';
-import { assistantFrom, type ScriptedLlm } from './dialogue.js';
+import { assistantFrom, ScriptedLlm } from './dialogue.js';
 import { BASE_PROJECT, type ProjectFilesSpec } from './project.js';
 
 export type ProtocolVersion = '1.0' | '0.3';
@@ -122,4 +123,29 @@ export async function a2aStack(
     llm: options.llm,
     announce: () => {},
   });
+}
+
+/**
+ * An A2A stack for the enclosing `describe` (started before its tests, stopped after), with the
+ * model that gives its commands.
+ */
+export function a2aStackSuite(
+  server: string | (() => string),
+  options: { env?: Record<string, string>; files?: ProjectFilesSpec } = {},
+): { readonly llm: ScriptedLlm; readonly stack: LocalStack } {
+  const llm = new ScriptedLlm();
+  let stack: LocalStack | undefined;
+  beforeAll(async () => {
+    stack = await a2aStack(typeof server === 'string' ? server : server(), { ...options, llm });
+  }, 30_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+  return {
+    llm,
+    get stack(): LocalStack {
+      if (!stack) throw new Error('the A2A stack has not started');
+      return stack;
+    },
+  };
 }

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerCheck } from '../../../src/a2aServer/index.js';
 import { A2AServerAuth } from '../../../src/assistant/index.js';
-import type { LocalStack } from '../../../src/local/index.js';
 import {
-  a2aStack,
+  a2aStackSuite,
   asTask,
   sendRequest,
   switchboardClient,
   TaskState,
   userText,
 } from '../../helpers/a2aClient.js';
-import { ScriptedLlm } from '../../helpers/dialogue.js';
 import { jwksServer, jwt, signingKey } from '../../helpers/jwt.js';
 
 const NOW = 1_800_000_000_000;
@@ -111,28 +109,25 @@ describe('callers with JWTs', () => {
 });
 
 describe('the A2A server with JWT callers on the local stack', () => {
-  let stack: LocalStack;
-  const llm = new ScriptedLlm();
-
-  beforeAll(async () => {
-    stack = await a2aStack(
+  const suite = a2aStackSuite(
+    () =>
       `  description: Greets people.\n  auth:\n    jwks_url: ${jwks.url}\n    audience: dealership\n`,
-      { llm },
-    );
-  }, 30_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  );
+  const { llm } = suite;
 
   it('serves a caller with a valid token and refuses a forged one', async () => {
     const exp = Math.floor(Date.now() / 1000) + 600;
-    const valid = await switchboardClient(stack.url, '1.0', bearer(jwt({ ...claims, exp }, rsa)));
+    const valid = await switchboardClient(
+      suite.stack.url,
+      '1.0',
+      bearer(jwt({ ...claims, exp }, rsa)),
+    );
     llm.reply('start flow greet');
     const task = asTask(await valid.sendMessage(sendRequest(userText('Greet me'))));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
 
     const forged = await switchboardClient(
-      stack.url,
+      suite.stack.url,
       '1.0',
       bearer(jwt({ ...claims, exp }, stranger)),
     );

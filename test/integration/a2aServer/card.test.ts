@@ -1,8 +1,6 @@
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../../src/local/index.js';
-import { a2aStack } from '../../helpers/a2aClient.js';
-import { ScriptedLlm } from '../../helpers/dialogue.js';
+import { describe, expect, it } from 'vitest';
+import { a2aStackSuite } from '../../helpers/a2aClient.js';
 
 const A2A_SERVER = `  name: Test drives
   description: Books test drives at the dealership.
@@ -12,32 +10,22 @@ const A2A_SERVER = `  name: Test drives
 `;
 
 describe('the agent card of the A2A server on the local stack', () => {
-  let stack: LocalStack;
-
-  beforeAll(async () => {
-    stack = await a2aStack(A2A_SERVER, {
-      llm: new ScriptedLlm(),
-      files: { '.env': 'A2A_KEY=key-4711\n' },
-    });
-  }, 30_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const suite = a2aStackSuite(A2A_SERVER, { files: { '.env': 'A2A_KEY=key-4711\n' } });
 
   it('gives A2A 1.0 clients a card whose skills are the flows and whose interfaces are this server', async () => {
     const card = await new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }).resolve(
-      stack.url,
+      suite.stack.url,
     );
     expect(card.name).toBe('Test drives');
     expect(card.description).toBe('Books test drives at the dealership.');
     expect(card.supportedInterfaces).toEqual([
       expect.objectContaining({
-        url: `${stack.url}/a2a`,
+        url: `${suite.stack.url}/a2a`,
         protocolBinding: 'JSONRPC',
         protocolVersion: '1.0',
       }),
       expect.objectContaining({
-        url: `${stack.url}/a2a`,
+        url: `${suite.stack.url}/a2a`,
         protocolBinding: 'JSONRPC',
         protocolVersion: '0.3',
       }),
@@ -48,11 +36,11 @@ describe('the agent card of the A2A server on the local stack', () => {
   });
 
   it('gives callers that name no version the card in A2A 0.3 shape', async () => {
-    const response = await fetch(`${stack.url}/.well-known/agent-card.json`);
+    const response = await fetch(`${suite.stack.url}/.well-known/agent-card.json`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       name: 'Test drives',
-      url: `${stack.url}/a2a`,
+      url: `${suite.stack.url}/a2a`,
       preferredTransport: 'JSONRPC',
       protocolVersion: '0.3',
       capabilities: { streaming: true, pushNotifications: true },

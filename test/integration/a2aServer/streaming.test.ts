@@ -1,8 +1,7 @@
 import type { StreamResponse } from '@a2a-js/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../../src/local/index.js';
+import { describe, expect, it } from 'vitest';
 import {
-  a2aStack,
+  a2aStackSuite,
   asTask,
   type ProtocolVersion,
   sendRequest,
@@ -11,7 +10,6 @@ import {
   textsOf,
   userText,
 } from '../../helpers/a2aClient.js';
-import { ScriptedLlm } from '../../helpers/dialogue.js';
 
 /** A stream's events, each as its kind and the state or artifact it carries. */
 async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
@@ -35,19 +33,12 @@ function summary(event: StreamResponse): string {
 }
 
 describe('streaming from the A2A server on the local stack', () => {
-  let stack: LocalStack;
-  const llm = new ScriptedLlm();
-
-  beforeAll(async () => {
-    stack = await a2aStack('  description: Greets people.\n', { llm });
-  }, 30_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const suite = a2aStackSuite('  description: Greets people.\n');
+  const { llm } = suite;
 
   for (const version of ['1.0', '0.3'] as ProtocolVersion[]) {
     it(`streams each turn of a task to its end, over A2A ${version}`, async () => {
-      const client = await switchboardClient(stack.url, version);
+      const client = await switchboardClient(suite.stack.url, version);
       llm.reply('start flow greet', 'set slot name Cy');
       const asked = await collect(client.sendMessageStream(sendRequest(userText('Greet me'))));
       expect(asked.map(summary)).toEqual([
@@ -68,7 +59,7 @@ describe('streaming from the A2A server on the local stack', () => {
   }
 
   it('lets a caller subscribe to a task it sent without waiting, until the turn is over', async () => {
-    const client = await switchboardClient(stack.url, '1.0');
+    const client = await switchboardClient(suite.stack.url, '1.0');
     llm.reply('start flow greet');
     const sent = await client.sendMessage(
       sendRequest(userText('Greet me later'), { returnImmediately: true }),

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../../src/local/index.js';
+import { describe, expect, it } from 'vitest';
 import {
-  a2aStack,
+  a2aStackSuite,
   asTask,
   type ProtocolVersion,
   sendRequest,
@@ -10,7 +9,7 @@ import {
   textsOf,
   userText,
 } from '../../helpers/a2aClient.js';
-import { ScriptedLlm } from '../../helpers/dialogue.js';
+import { waitFor } from '../../helpers/waitFor.js';
 
 const KEY = 'a2a-key-4711';
 const A2A_SERVER = `  description: Greets people.
@@ -19,29 +18,21 @@ const A2A_SERVER = `  description: Greets people.
 `;
 
 describe('the A2A server on the local stack, driven by the SDK client', () => {
-  let stack: LocalStack;
-  const llm = new ScriptedLlm();
+  const suite = a2aStackSuite(A2A_SERVER, {
+    env: { A2A_KEY: KEY },
+    files: { '.env': `A2A_KEY=${KEY}\n` },
+  });
+  const { llm } = suite;
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${stack.url}/a2a`, {
+    fetch(`${suite.stack.url}/a2a`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
       body: JSON.stringify(body),
     });
 
-  beforeAll(async () => {
-    stack = await a2aStack(A2A_SERVER, {
-      llm,
-      env: { A2A_KEY: KEY },
-      files: { '.env': `A2A_KEY=${KEY}\n` },
-    });
-  }, 30_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
   for (const version of ['1.0', '0.3'] as ProtocolVersion[]) {
     it(`asks for input, then completes the task with the slots and texts as artifacts, over A2A ${version}`, async () => {
-      const client = await switchboardClient(stack.url, version, { 'X-API-Key': KEY });
+      const client = await switchboardClient(suite.stack.url, version, { 'X-API-Key': KEY });
       llm.reply('start flow greet', 'set slot name Ada');
 
       const asked = asTask(await client.sendMessage(sendRequest(userText('Please greet me'))));
@@ -88,7 +79,7 @@ describe('the A2A server on the local stack, driven by the SDK client', () => {
   });
 
   it('lists the tasks of a context, newest first, and tells apart a task that is over', async () => {
-    const client = await switchboardClient(stack.url, '1.0', { 'X-API-Key': KEY });
+    const client = await switchboardClient(suite.stack.url, '1.0', { 'X-API-Key': KEY });
     llm.reply('start flow greet', 'set slot name Bo', 'start flow greet');
     const first = asTask(await client.sendMessage(sendRequest(userText('Greet me'))));
     const ids = { contextId: first.contextId, taskId: first.id };
@@ -117,7 +108,7 @@ describe('the A2A server on the local stack, driven by the SDK client', () => {
   });
 
   it('answers at once when asked to, and the task is read later; a repeated message joins its turn', async () => {
-    const client = await switchboardClient(stack.url, '1.0', { 'X-API-Key': KEY });
+    const client = await switchboardClient(suite.stack.url, '1.0', { 'X-API-Key': KEY });
     llm.reply('start flow greet');
     const message = userText('Greet me, quickly');
     const accepted = asTask(
@@ -129,4 +120,41 @@ describe('the A2A server on the local stack, driven by the SDK client', () => {
     expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(llm.remaining).toBe(0);
   });
+});
+
+describe('cancelling tasks of the A2A server', () => {
+  const suite = a2aStackSuite('  description: Greets people.\n');
+  const { llm } = suite;
+
+  for (const version of ['1.0', '0.3'] as ProtocolVersion[]) {
+    it(`cancels the flow of a task that waits for input, over A2A ${version}`, async () => {
+      const client = await switchboardClient(suite.stack.url, version);
+      llm.reply('start flow greet');
+      const asked = asTask(await client.sendMessage(sendRequest(userText('Greet me'))));
+      expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+
+      const cancelled = await client.cancelTask({ tenant: '', id: asked.id, metadata: undefined });
+      expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      expect((await client.getTask({ tenant: '', id: asked.id })).status?.state).toBe(
+        TaskState.TASK_STATE_CANCELED,
+      );
+      const sender = encodeURIComponent(`a2a:${asked.contextId}`);
+      await waitFor(
+        async () => {
+          const tracker = (await (
+            await fetch(`${suite.stack.url}/conversations/${sender}/tracker`)
+          ).json()) as {
+            events: { event: string; flow_id?: string }[];
+          };
+          return tracker.events.some((e) => e.event === 'flow_cancelled' && e.flow_id === 'greet')
+            ? true
+            : undefined;
+        },
+        { description: 'the flow to be cancelled' },
+      );
+      await expect(
+        client.cancelTask({ tenant: '', id: asked.id, metadata: undefined }),
+      ).rejects.toThrow(/cannot be canceled/);
+    });
+  }
 });
