@@ -13,16 +13,22 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { A2AServerSettings } from '../assistant/index.js';
 import type { Job, JobQueue } from '../runtime/index.js';
-import { conversationOf, conversationOfTask, newTaskId, taskOfTurn, turnIdOf } from './ids.js';
+import {
+  A2A_CHANNEL,
+  conversationOf,
+  conversationOfTask,
+  newTaskId,
+  taskOfTurn,
+  turnIdOf,
+} from './ids.js';
+import { queuePushes } from './push.js';
+import { type PushTargetDeps, pushTargetOf, withTarget } from './pushTargets.js';
 import { messageJson, TASK_RECORD_VERSION, type TaskRecord, TERMINAL } from './record.js';
 import type { A2ATaskStore } from './taskStore.js';
 import { changeTask } from './tasks.js';
 import { withState } from './updates.js';
 
-/** The channel A2A turns run on. */
-export const A2A_CHANNEL = 'a2a';
-
-export interface AcceptDeps {
+export interface AcceptDeps extends PushTargetDeps {
   readonly settings: A2AServerSettings;
   readonly tasks: A2ATaskStore;
   readonly queue: JobQueue;
@@ -71,11 +77,16 @@ export async function acceptMessage(
   const timeout = deps.settings.task_timeout_seconds * 1000;
   const turn = { id: turnId, settled: false };
   const deadline = timeout > 0 ? { deadline: now + timeout } : {};
+  const config = request.configuration?.taskPushNotificationConfig;
+  const target = config
+    ? await pushTargetOf(deps, { ...config, taskId }, protocol, (existing?.next_seq ?? 0) - 1)
+    : undefined;
   const record = existing
     ? await changeTask(deps.tasks, conversationId, taskId, (r) => {
         if (TERMINAL.has(r.state)) throw terminal(r);
         const next = { ...r, turn: { ...turn, version: r.turn.version }, ...deadline };
-        return withState({ ...next, history: [...r.history, user] }, 'TASK_STATE_WORKING', now);
+        const pushed = target ? withTarget(next, target) : next;
+        return withState({ ...pushed, history: [...r.history, user] }, 'TASK_STATE_WORKING', now);
       })
     : await create(deps, conversationId, {
         v: TASK_RECORD_VERSION,
@@ -93,6 +104,7 @@ export async function acceptMessage(
         next_seq: 0,
         ...deadline,
         protocol,
+        push: target ? [target] : [],
       });
   if (!record) throw new TaskNotFoundError(`task ${taskId} was not found`);
   const job: Job = {
@@ -115,7 +127,10 @@ export async function acceptMessage(
     channel: A2A_CHANNEL,
   };
   try {
-    await deps.queue.enqueue([job]);
+    await deps.queue.enqueue([
+      job,
+      ...(timeout > 0 ? [timeoutJob(job, taskId, now + timeout)] : []),
+    ]);
   } catch (error) {
     // Nothing will run the turn: the task must not wait for it.
     await changeTask(deps.tasks, conversationId, taskId, (r) =>
@@ -123,7 +138,21 @@ export async function acceptMessage(
     );
     throw error;
   }
+  await queuePushes(deps, conversationId, record);
   return { conversationId, taskId, turnId, record };
+}
+
+/** The job that fails the task if its turn is still going on at `deadline`. */
+function timeoutJob(turn: Job, taskId: string, deadline: number): Job {
+  return {
+    type: 'channel_work',
+    id: `${turn.id}-timeout`,
+    conversation_id: turn.conversation_id,
+    turn_id: turn.turn_id,
+    channel: A2A_CHANNEL,
+    work: { kind: 'timeout', task_id: taskId },
+    not_before: deadline,
+  };
 }
 
 /** The task a message continues: it must exist, be in the message's context and not be over. */

@@ -7,8 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { Job } from '../runtime/index.js';
-import { A2A_CHANNEL, type AcceptDeps } from './accept.js';
-import { turnIdOf } from './ids.js';
+import type { AcceptDeps } from './accept.js';
+import { A2A_CHANNEL, turnIdOf } from './ids.js';
+import { queuePushes } from './push.js';
 import { type TaskRecord, TERMINAL } from './record.js';
 import { changeTask } from './tasks.js';
 import { agentMessage, part, withState } from './updates.js';
@@ -49,6 +50,7 @@ export async function cancelTask(
     };
     await deps.queue.enqueue([job]);
   }
+  await queuePushes(deps, conversationId, cancelled);
   return cancelled;
 }
 

@@ -32,8 +32,9 @@ import type { Caller } from './auth.js';
 import { cancelTask } from './cancel.js';
 import { conversationOfTask } from './ids.js';
 import { listTasks } from './list.js';
+import { configOf, pushTargetOf, targetOf, withoutTarget, withTarget } from './pushTargets.js';
 import { type TaskRecord, TERMINAL, toTask } from './record.js';
-import { readTask } from './tasks.js';
+import { changeTask, readTask } from './tasks.js';
 import { followTask, turnOver, type WatchDeps, watchTask } from './watch.js';
 
 export interface HandlerDeps extends AcceptDeps, WatchDeps {
@@ -108,27 +109,42 @@ export class TaskRequestHandler implements A2ARequestHandler {
   }
 
   async createTaskPushNotificationConfig(
-    _params: TaskPushNotificationConfig,
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
-    throw new PushNotificationNotSupportedError('push notifications are not served yet');
+    const record = await this.task(params.taskId);
+    const target = await pushTargetOf(this.deps, params, protocolOf(context), record.next_seq - 1);
+    const conversationId = conversationOfTask(record.id) ?? '';
+    const updated = await changeTask(this.deps.tasks, conversationId, record.id, (r) =>
+      withTarget(r, { ...target, delivered: r.next_seq - 1 }),
+    );
+    if (!updated) throw new TaskNotFoundError(`task ${record.id} was not found`);
+    return configOf(this.deps, updated, targetOf(updated, target.id));
   }
 
   async getTaskPushNotificationConfig(
-    _params: GetTaskPushNotificationConfigRequest,
+    params: GetTaskPushNotificationConfigRequest,
   ): Promise<TaskPushNotificationConfig> {
-    throw new PushNotificationNotSupportedError('push notifications are not served yet');
+    const record = await this.pushTask(params.taskId);
+    return configOf(this.deps, record, targetOf(record, params.id));
   }
 
   async listTaskPushNotificationConfigs(
-    _params: ListTaskPushNotificationConfigsRequest,
+    params: ListTaskPushNotificationConfigsRequest,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    throw new PushNotificationNotSupportedError('push notifications are not served yet');
+    const record = await this.pushTask(params.taskId);
+    const configs = await Promise.all(record.push.map((t) => configOf(this.deps, record, t)));
+    return { configs, nextPageToken: '' };
   }
 
   async deleteTaskPushNotificationConfig(
-    _params: DeleteTaskPushNotificationConfigRequest,
+    params: DeleteTaskPushNotificationConfigRequest,
   ): Promise<void> {
-    throw new PushNotificationNotSupportedError('push notifications are not served yet');
+    const record = await this.pushTask(params.taskId);
+    targetOf(record, params.id);
+    await changeTask(this.deps.tasks, conversationOfTask(record.id) ?? '', record.id, (r) =>
+      withoutTarget(r, params.id),
+    );
   }
 
   /** The task, then its updates until its current turn is over. */
@@ -150,6 +166,14 @@ export class TaskRequestHandler implements A2ARequestHandler {
       (r) => turnOver(r, turn),
       this.deps.now() + this.deps.streamLimitMs,
     );
+  }
+
+  /** The task of a push config request, where push notifications are served. */
+  private async pushTask(taskId: string): Promise<TaskRecord> {
+    if (!this.deps.pushEnabled) {
+      throw new PushNotificationNotSupportedError('this agent sends no push notifications');
+    }
+    return this.task(taskId);
   }
 
   /** The stored task of an id, or the protocol's task-not-found. */

@@ -7,6 +7,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { senderIdProblem } from '../runtime/index.js';
 
+/** The channel A2A turns run on. */
+export const A2A_CHANNEL = 'a2a';
+
 const PREFIX = 'a2a:';
 /** Context ids kept as they are at most: longer ones (and others) are hashed. */
 const CONTEXT_CHARS = 88;

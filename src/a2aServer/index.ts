@@ -34,7 +34,6 @@
  * API Gateway HTTP API cannot); the web chat channel streams the same way.
  */
 
-export { A2A_CHANNEL } from './accept.js';
 export { type Caller, CallerRefusedError, callerCheck } from './auth.js';
 export {
   A2A_RPC_PATH,
@@ -47,7 +46,7 @@ export {
 } from './card.js';
 export { foldBatch } from './fold.js';
 export { type HandlerDeps, TaskRequestHandler } from './handler.js';
-export { conversationOf, conversationOfTask } from './ids.js';
+export { A2A_CHANNEL, conversationOf, conversationOfTask } from './ids.js';
 export { TokenError } from './jwt.js';
 export { type TaskOutputDeps, taskOutput } from './output.js';
 export {

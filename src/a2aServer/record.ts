@@ -48,6 +48,24 @@ type ProtoJson = z.infer<typeof ProtoJson>;
 export const RecordedUpdate = z.object({ seq: z.number().int().min(0), update: ProtoJson });
 export type RecordedUpdate = z.infer<typeof RecordedUpdate>;
 
+/** Where a caller asked for the task's updates, and how far they were delivered. */
+export const PushTarget = z.object({
+  id: z.string(),
+  url: z.string(),
+  /** The token and `Authorization` credentials, sealed (see `seal.ts`). */
+  sealed: z.string().optional(),
+  /** The `Authorization` scheme the credentials go with. */
+  scheme: z.string().optional(),
+  /** The last update delivered (its `seq`; -1: none). */
+  delivered: z.number().int(),
+  /** The protocol version it was registered with: its notifications' shape. */
+  protocol: z.enum(['1.0', '0.3']),
+});
+export type PushTarget = z.infer<typeof PushTarget>;
+
+/** Push targets a task keeps at most. */
+export const PUSH_TARGET_LIMIT = 10;
+
 export const TaskRecord = z.object({
   v: z.literal(TASK_RECORD_VERSION),
   id: z.string(),
@@ -69,8 +87,9 @@ export const TaskRecord = z.object({
   next_seq: z.number().int().min(0),
   /** A task still submitted or working at this time (ms) has failed; absent: no limit. */
   deadline: z.number().optional(),
-  /** The protocol version the task was created with (its push notifications' shape). */
+  /** The protocol version the task was created with. */
   protocol: z.enum(['1.0', '0.3']),
+  push: z.array(PushTarget).default([]),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 

@@ -43,6 +43,18 @@ export async function changeTask(
   throw new TaskContendedError(taskId);
 }
 
+/** Fails the task if it is past its deadline and still submitted or working; the task after. */
+export function expireTask(
+  store: A2ATaskStore,
+  conversationId: string,
+  taskId: string,
+  now: () => number,
+): Promise<TaskRecord | undefined> {
+  return changeTask(store, conversationId, taskId, (r) =>
+    overdue(r, now()) ? timedOut(r, now()) : undefined,
+  );
+}
+
 /** The stored task, failed first if it outlived its deadline while submitted or working. */
 export async function readTask(
   store: A2ATaskStore,

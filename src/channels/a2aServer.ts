@@ -22,6 +22,7 @@ import {
   taskOutput,
 } from '../a2aServer/index.js';
 import type { A2AServerSettings, Assistant } from '../assistant/index.js';
+import type { Logger } from '../resilience/index.js';
 import {
   type Channel,
   type ChannelContext,
@@ -48,7 +49,14 @@ export interface A2AServerChannelOptions {
   readonly baseUrl?: () => string | undefined;
   /** How long a stream goes on at most (default five minutes); then the caller subscribes again. */
   readonly streamLimitMs?: number;
-  /** Reads the JWKS (the global fetch by default). */
+  /**
+   * The key push notification credentials are sealed with (the push key of A2A runs); without
+   * one, the server takes no push notification configs.
+   */
+  readonly pushKey?: () => Promise<string>;
+  /** Where push notifications that fail for good are reported. */
+  readonly logger?: Logger;
+  /** Reads the JWKS and sends push notifications (the global fetch by default). */
   readonly fetch?: typeof fetch;
 }
 
@@ -63,9 +71,10 @@ export function a2aServerChannel(
         ...(options.fetch ? { fetch: options.fetch } : {}),
       })
     : undefined;
+  const pushEnabled = settings.push_notifications && options.pushKey !== undefined;
   const cardFor = (request: RouteRequest): AgentCard =>
     agentCard({
-      settings,
+      settings: { ...settings, push_notifications: pushEnabled },
       assistant: options.assistant,
       baseUrl: baseUrlOf(request, options),
       version: SWITCHBOARD_VERSION,
@@ -75,6 +84,10 @@ export function a2aServerChannel(
     tasks: options.tasks,
     queue: context.queue,
     now: context.now,
+    pushEnabled,
+    ...(options.pushKey ? { pushKey: options.pushKey } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     sleep: context.sleep,
     replyWaitMs: context.replyWaitMs,
     streamLimitMs: options.streamLimitMs ?? DEFAULT_STREAM_LIMIT_MS,
@@ -83,11 +96,7 @@ export function a2aServerChannel(
   return {
     name: A2A_CHANNEL,
     streams: false,
-    output: taskOutput({
-      tasks: options.tasks,
-      repairWaitsForInput: settings.include_conversation_repair,
-      now: context.now,
-    }),
+    output: taskOutput({ ...deps, repairWaitsForInput: settings.include_conversation_repair }),
     routes: [
       {
         method: 'GET',

@@ -167,6 +167,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
                 assistant,
                 tasks: new DynamoTaskStore(table),
                 secrets,
+                pushKey,
+                logger,
                 baseUrl: () => url,
               }),
             ]

@@ -42,6 +42,10 @@ export async function processJob(
   };
   // Outside the conversation's state: it only reaches out to what an agent left running.
   if (job.type === 'agent_cancel') return cancelAgentWork(job, deps, calls);
+  if (job.type === 'channel_work') {
+    await deps.output.work?.(job, signal);
+    return 'done';
+  }
   const head = await deps.store.load(job.conversation_id);
   if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, head.state, deps);
   if (head?.recentJobs.includes(job.id)) return 'duplicate';
@@ -135,6 +139,7 @@ async function runJob(
     case 'set_slots':
       return runSetSlots(job, state, deps);
     case 'agent_cancel':
+    case 'channel_work':
       return undefined;
     default:
       return assertNever(job);
@@ -202,7 +207,7 @@ async function turnsOfDroppedRuns(
   runs: Readonly<Record<string, string>>,
   deps: RuntimeDeps,
 ): Promise<string[]> {
-  const own = job.type === 'user_message' || job.type === 'set_slots' ? undefined : job.run_id;
+  const own = 'run_id' in job ? job.run_id : undefined;
   const turns = new Set<string>();
   for (const [runId, pointer] of Object.entries(head?.runs ?? {})) {
     if (runId in runs || runId === own) continue;

@@ -16,7 +16,9 @@ const base = {
  * iteration of a sub agent's run (one LLM call and its tools, or one A2A exchange or poll);
  * an agent update delivers a pushed update (A2A push notification) to a run; an agent cancel
  * cancels what a cancelled agent left running elsewhere (a remote task), best effort; set slots
- * writes slot values into a conversation without a user message (test fixtures).
+ * writes slot values into a conversation without a user message (test fixtures); channel work is
+ * a channel's own follow-up outside the conversation's state (the A2A server's push
+ * notifications), run by that channel's output.
  */
 export const Job = z.discriminatedUnion('type', [
   z.object({
@@ -56,6 +58,14 @@ export const Job = z.discriminatedUnion('type', [
     record: z.string().optional(),
     /** The ids a waiting agent kept (an A2A task waiting for the user). */
     session: z.record(z.string(), z.string()).optional(),
+  }),
+  z.object({
+    type: z.literal('channel_work'),
+    ...base,
+    /** The channel whose output runs it. */
+    channel: z.string(),
+    /** What to do, in the channel's own terms (it parses this). */
+    work: z.unknown(),
   }),
   z.object({
     type: z.literal('set_slots'),

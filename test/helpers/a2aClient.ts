@@ -3,7 +3,14 @@
  * fetched as a client of that version fetches it, and only that version's interface is kept.
  */
 import { randomUUID } from 'node:crypto';
-import { AgentCard, type Message, Role, type Task, TaskState } from '@a2a-js/sdk';
+import {
+  AgentCard,
+  type Message,
+  Role,
+  type Task,
+  type TaskPushNotificationConfig,
+  TaskState,
+} from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -74,14 +81,20 @@ export function userText(text: string, ids: { contextId?: string; taskId?: strin
 
 export function sendRequest(
   message: Message,
-  configuration: Partial<{ returnImmediately: boolean }> = {},
+  configuration: Partial<{
+    returnImmediately: boolean;
+    push: Partial<TaskPushNotificationConfig>;
+  }> = {},
 ) {
+  const push = configuration.push;
   return {
     tenant: '',
     message,
     configuration: {
       acceptedOutputModes: [],
-      taskPushNotificationConfig: undefined,
+      taskPushNotificationConfig: push
+        ? { tenant: '', id: '', taskId: '', url: '', token: '', authentication: undefined, ...push }
+        : undefined,
       returnImmediately: configuration.returnImmediately ?? false,
     },
     metadata: undefined,

@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { foldBatch, type TaskRecord } from '../../../src/a2aServer/index.js';
+import { foldBatch } from '../../../src/a2aServer/index.js';
 import { initialState } from '../../../src/dialogue/index.js';
 import type { ReplyBatch } from '../../../src/runtime/index.js';
+import { taskRecord } from '../../helpers/a2aRecords.js';
 
 const TASK = 'task-1~ctx';
 const TURN = `${TASK}/a2a-job`;
 
-const record: TaskRecord = {
-  v: 1,
-  id: TASK,
-  context_id: 'ctx',
-  version: 1,
-  created_at: 0,
-  state: 'TASK_STATE_SUBMITTED',
-  status_at: 0,
-  history: [],
-  artifacts: [],
-  slots: {},
-  turn: { id: TURN, version: 3, settled: false },
-  updates: [],
-  next_seq: 0,
-  protocol: '1.0',
-};
+const record = taskRecord(TASK, { turn: { id: TURN, version: 3, settled: false } });
 
 const flowOnStack = {
   ...initialState('a2a:ctx', {}),
