@@ -20,7 +20,7 @@ import {
   startFauxqs,
 } from '../adapters/local/emulators.js';
 import { serveHttp } from '../adapters/local/httpServer.js';
-import { DynamoInbox, InboxJobQueue } from '../adapters/local/inbox.js';
+import { DynamoInbox, InboxJobQueue, keptInInbox } from '../adapters/local/inbox.js';
 import { LocalSecretStore } from '../adapters/local/localSecretStore.js';
 import { localPushKey } from '../adapters/local/pushKey.js';
 import { lockStateFolder, type StateLock } from '../adapters/local/stateLock.js';
@@ -206,7 +206,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       source: new SqsJobSource(receiver, queues.jobsQueueUrl, logger),
       process: async (job, signal, deadline) => {
         await runtime.processJob(job, signal, { deadline });
-        if (inbox && job.type === 'user_message') await inbox.remove(job.id);
+        if (inbox && keptInInbox(job)) await inbox.remove(job.id);
       },
       concurrency: JOB_SLOTS,
       jobBudgetMs,

@@ -123,7 +123,13 @@ export { TaskState };
  */
 export async function a2aStack(
   server: string,
-  options: { llm: ScriptedLlm; env?: Record<string, string>; files?: ProjectFilesSpec },
+  options: {
+    llm: ScriptedLlm;
+    env?: Record<string, string>;
+    files?: ProjectFilesSpec;
+    /** The `--state` folder. */
+    dataDir?: string;
+  },
 ): Promise<LocalStack> {
   return startLocalStack({
     assistant: await assistantFrom({
@@ -132,6 +138,7 @@ export async function a2aStack(
       ...options.files,
     }),
     port: 0,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     env: options.env ?? {},
     llm: options.llm,
     announce: () => {},
