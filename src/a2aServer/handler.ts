@@ -3,22 +3,23 @@
  * (1.0 and 0.3) parse requests and call it; it answers from the stored tasks and turns messages
  * into jobs, so that no task lives in a process. One handler serves one request.
  */
-import type {
-  AgentCard,
-  CancelTaskRequest,
-  DeleteTaskPushNotificationConfigRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
-  ListTasksRequest,
-  ListTasksResponse,
-  Message,
-  SendMessageRequest,
-  StreamResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskPushNotificationConfig,
+import {
+  type AgentCard,
+  type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  Role,
+  type SendMessageRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import {
   ExtendedAgentCardNotConfiguredError,
@@ -35,6 +36,7 @@ import { listTasks } from './list.js';
 import { configOf, pushTargetOf, targetOf, withoutTarget, withTarget } from './pushTargets.js';
 import { type TaskRecord, TERMINAL, toTask } from './record.js';
 import { changeTask, readTask } from './tasks.js';
+import { part } from './updates.js';
 import { followTask, turnOver, type WatchDeps, watchTask } from './watch.js';
 
 export interface HandlerDeps extends AcceptDeps, WatchDeps {
@@ -64,6 +66,8 @@ export class TaskRequestHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): Promise<Task | Message> {
     const { deps } = this;
+    const health = healthAnswer(params);
+    if (health) return health;
     const accepted = await acceptMessage(params, deps, protocolOf(context), this.caller.name);
     const historyLength = params.configuration?.historyLength;
     if (params.configuration?.returnImmediately) return toTask(accepted.record, { historyLength });
@@ -82,6 +86,11 @@ export class TaskRequestHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const { deps } = this;
+    const health = healthAnswer(params);
+    if (health) {
+      yield { payload: { $case: 'message', value: health } };
+      return;
+    }
     const accepted = await acceptMessage(params, deps, protocolOf(context), this.caller.name);
     const historyLength = params.configuration?.historyLength;
     yield { payload: { $case: 'task', value: toTask(accepted.record, { historyLength }) } };
@@ -184,6 +193,25 @@ export class TaskRequestHandler implements A2ARequestHandler {
     if (!record) throw new TaskNotFoundError(`task ${taskId} was not found`);
     return record;
   }
+}
+
+/**
+ * The answer to an orchestrator's health check (a message whose metadata says
+ * `health_check: true`, as Switchboard and Rasa send before first use): a message at once, no turn.
+ */
+function healthAnswer(params: SendMessageRequest): Message | undefined {
+  const message = params.message;
+  if (message?.metadata?.health_check !== true) return undefined;
+  return {
+    messageId: `${message.messageId}#health`,
+    contextId: message.contextId,
+    taskId: '',
+    role: Role.ROLE_AGENT,
+    parts: [part({ $case: 'text', value: 'ready' })],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 /** The protocol version a request speaks: 0.3 when it names none, as the SDK takes it. */

@@ -36,8 +36,10 @@ export async function changeTask(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const record = await store.load(conversationId, taskId);
     if (!record) return undefined;
-    const next = change(record);
-    if (!next) return record;
+    const changed = change(record);
+    if (!changed) return record;
+    // One write is one version, however many steps the change took.
+    const next = { ...changed, version: record.version + 1 };
     if (await store.save(conversationId, next)) return next;
   }
   throw new TaskContendedError(taskId);

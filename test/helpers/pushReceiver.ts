@@ -13,12 +13,15 @@ export interface PushReceiver {
   readonly received: ReceivedPush[];
   /** Answers the next `count` notifications with `status` (they are recorded all the same). */
   refuseNext(count: number, status: number): void;
+  /** Answers every notification from now on with this JSON body (`{}` at first). */
+  answerWith(body: unknown): void;
   close(): Promise<void>;
 }
 
 export async function startPushReceiver(): Promise<PushReceiver> {
   const received: ReceivedPush[] = [];
   let refusals: { count: number; status: number } = { count: 0, status: 200 };
+  let answer = '{}';
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -31,7 +34,7 @@ export async function startPushReceiver(): Promise<PushReceiver> {
       const refused = refusals.count > 0;
       if (refused) refusals = { ...refusals, count: refusals.count - 1 };
       res.writeHead(refused ? refusals.status : 200, { 'content-type': 'application/json' });
-      res.end('{}');
+      res.end(answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,6 +43,9 @@ export async function startPushReceiver(): Promise<PushReceiver> {
     received,
     refuseNext(count, status) {
       refusals = { count, status };
+    },
+    answerWith(body) {
+      answer = JSON.stringify(body);
     },
     close: () =>
       new Promise<void>((resolve) => {
