@@ -6,7 +6,7 @@
  */
 import { type AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import { A2A_ERROR_CODE, A2AError } from '@a2a-js/sdk/errors';
 import {
   type A2ARequestHandler,
   JsonRpcTransportHandler,
@@ -14,17 +14,23 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server';
 import { z } from 'zod';
+import { describeError, type Logger } from '../resilience/index.js';
 import type { HttpResponse } from '../runtime/index.js';
 import type { Caller } from './auth.js';
 
 const LEGACY = '0.3';
 
-/** Answers one JSON-RPC request of a caller. */
+/**
+ * Answers one JSON-RPC request of a caller. A failure of ours (the store, the queue) is logged
+ * and answered as an internal error without its message, which may name our infrastructure.
+ */
 export async function serveJsonRpc(
-  handler: A2ARequestHandler,
+  served: A2ARequestHandler,
   card: AgentCard,
   request: { readonly body: string; readonly version: string | undefined; readonly caller: Caller },
+  logger?: Logger,
 ): Promise<HttpResponse> {
+  const handler = guarded(served, logger);
   const version = request.version?.trim() || LEGACY;
   const legacy = version === LEGACY || version.startsWith('0.');
   const context = new ServerCallContext({
@@ -81,6 +87,39 @@ export async function serveJsonRpc(
       }
     })(),
   };
+}
+
+/** The handler with failures that are not the protocol's replaced by a bare internal error. */
+function guarded(handler: A2ARequestHandler, logger: Logger | undefined): A2ARequestHandler {
+  const hide = (error: unknown): unknown => {
+    if (error instanceof A2AError) return error;
+    logger?.error('A2A request failed', { error: describeError(error) });
+    return new Error('internal error');
+  };
+  return new Proxy(handler, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (result instanceof Promise) return result.catch((error) => Promise.reject(hide(error)));
+        if (isAsyncIterable(result)) {
+          return (async function* guardedStream() {
+            try {
+              yield* result;
+            } catch (error) {
+              throw hide(error);
+            }
+          })();
+        }
+        return result;
+      };
+    },
+  });
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
 /** The request's id, for an error answered before the transport read it. */

@@ -123,11 +123,16 @@ export function a2aServerChannel(
           const caller: Caller = check ? await authorize(check, request) : { name: 'api-token' };
           requireContentType(headerOf(request, 'content-type'), JSON_TYPES);
           const card = cardFor(request);
-          return serveJsonRpc(new TaskRequestHandler(deps, card, caller), card, {
-            body: request.body ?? '',
-            version: headerOf(request, 'a2a-version'),
-            caller,
-          });
+          return serveJsonRpc(
+            new TaskRequestHandler(deps, card, caller),
+            card,
+            {
+              body: request.body ?? '',
+              version: headerOf(request, 'a2a-version'),
+              caller,
+            },
+            options.logger,
+          );
         },
       },
     ],
@@ -150,11 +155,12 @@ async function authorize(
 
 /**
  * The base URL callers reach this server at: `a2a_server.url`, else the listening address, else
- * the request's own host (behind API Gateway or a function URL, the host callers used).
+ * the request's own host and path prefix (behind API Gateway, the host and stage callers used).
  */
 function baseUrlOf(request: RouteRequest, options: A2AServerChannelOptions): string {
   const configured = options.settings.url ?? options.baseUrl?.();
   if (configured) return configured;
   const proto = headerOf(request, 'x-forwarded-proto')?.split(',')[0]?.trim() || 'https';
-  return `${proto}://${headerOf(request, 'host') ?? 'localhost'}`;
+  const prefix = headerOf(request, 'x-forwarded-prefix') ?? '';
+  return `${proto}://${headerOf(request, 'host') ?? 'localhost'}${prefix}`;
 }
