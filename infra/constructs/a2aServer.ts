@@ -35,7 +35,7 @@ export interface A2AServerProps {
 /**
  * The assistant as an A2A agent: the A2A server function (the project bundled, as the card and
  * the callers' check need it) behind a REST API whose routes stream, with what it may touch:
- * tasks and message claims in the table, both job queues (a turn, a task's deadline), the push
+ * tasks, message claims and open contexts in the table, both job queues (a turn, a task's deadline), the push
  * key, the secrets of `a2a_server.auth` and the REST token.
  */
 export class A2AServer extends Construct {
@@ -60,7 +60,15 @@ export class A2AServer extends Construct {
       },
     });
     const role = this.function.role;
-    props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
+    props.table.grant(
+      role,
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      // The slots of open contexts (a counter) and the markers of closed ones (max_contexts).
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    );
     props.jobsQueue.grantSendMessages(role);
     props.delayQueue.grantSendMessages(role);
     props.pushKey.grantRead(role);

@@ -13,6 +13,7 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { A2AServerSettings } from '../assistant/index.js';
 import type { Job, JobQueue } from '../runtime/index.js';
+import { openContext } from './contexts.js';
 import {
   A2A_CHANNEL,
   conversationOf,
@@ -81,6 +82,7 @@ export async function acceptMessage(
   const target = config
     ? await pushTargetOf(deps, { ...config, taskId }, protocol, (existing?.next_seq ?? 0) - 1)
     : undefined;
+  if (!existing) await openContext(deps, conversationId);
   const record = existing
     ? await changeTask(deps.tasks, conversationId, taskId, (r) => {
         if (TERMINAL.has(r.state)) throw terminal(r);

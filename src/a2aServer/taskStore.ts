@@ -18,4 +18,13 @@ export interface A2ATaskStore {
    * epoch): undefined when claimed now, else the turn that holds it.
    */
   claimMessage(messageKey: string, turnId: string, expiresAt: number): Promise<string | undefined>;
+  /** Marks a conversation as an open context; true when it was not one. */
+  openContext(conversationId: string): Promise<boolean>;
+  /** Forgets that a conversation is an open context. */
+  closeContext(conversationId: string): Promise<void>;
+  /**
+   * Gives a new context the next of `limit` slots, taken in turn; the conversation that held the
+   * slot before (the context opened longest ago), if any.
+   */
+  takeContextSlot(limit: number, conversationId: string): Promise<string | undefined>;
 }

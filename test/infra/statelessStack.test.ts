@@ -280,7 +280,13 @@ describe('StatelessStack', () => {
       expect.arrayContaining([
         {
           Effect: 'Allow',
-          Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+          Action: [
+            'dynamodb:GetItem',
+            'dynamodb:PutItem',
+            'dynamodb:Query',
+            'dynamodb:UpdateItem',
+            'dynamodb:DeleteItem',
+          ],
           Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
         },
         expect.objectContaining({

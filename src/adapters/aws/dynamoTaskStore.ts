@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   type PutCommandInput,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type A2ATaskStore, parseTaskRecord, type TaskRecord } from '../../a2aServer/index.js';
 import { conversationKey, expiryOf, isExpired } from './dynamoKeys.js';
@@ -20,12 +22,17 @@ export interface DynamoTaskStoreOptions {
 
 const TASK_PREFIX = 'a2atask#';
 const MESSAGE_PREFIX = 'a2amsg#';
+/** The marker of a conversation that is an open A2A context. */
+const CONTEXT_KEY = 'a2actx';
+/** The partition of the slots open contexts take in turn (`max_contexts`). */
+const CONTEXTS_KEY = 'a2a#contexts';
 
 /**
  * The A2A server's tasks in the conversation table: `a2atask#<taskId>` items of the conversation
  * with a version that every write is conditional on, and claims of message ids, each in a
  * partition of its own (`a2amsg#<hash of caller and message id>`), as a message may name no
- * context yet.
+ * context yet; an `a2actx` marker in each open context's partition, and the slots open contexts
+ * take in turn (`a2a#contexts`) for `max_contexts`.
  */
 export class DynamoTaskStore implements A2ATaskStore {
   constructor(private readonly options: DynamoTaskStoreOptions) {}
@@ -113,6 +120,55 @@ export class DynamoTaskStore implements A2ATaskStore {
       new GetCommand({ TableName: this.options.tableName, Key: key, ConsistentRead: true }),
     );
     return typeof Item?.turn_id === 'string' ? Item.turn_id : turnId;
+  }
+
+  async openContext(conversationId: string): Promise<boolean> {
+    const now = this.options.now();
+    return this.put(
+      {
+        pk: conversationKey(conversationId),
+        sk: CONTEXT_KEY,
+        ttl: expiryOf(now, this.options.ttlSeconds),
+        updated_at: new Date(now).toISOString(),
+      },
+      {
+        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
+      },
+    );
+  }
+
+  async closeContext(conversationId: string): Promise<void> {
+    await this.options.client.send(
+      new DeleteCommand({
+        TableName: this.options.tableName,
+        Key: { pk: conversationKey(conversationId), sk: CONTEXT_KEY },
+      }),
+    );
+  }
+
+  async takeContextSlot(limit: number, conversationId: string): Promise<string | undefined> {
+    const { Attributes } = await this.options.client.send(
+      new UpdateCommand({
+        TableName: this.options.tableName,
+        Key: { pk: CONTEXTS_KEY, sk: 'counter' },
+        UpdateExpression: 'ADD #next :one',
+        ExpressionAttributeNames: { '#next': 'next' },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const slot = (Number(Attributes?.next ?? 1) - 1) % limit;
+    const previous = await this.options.client.send(
+      new PutCommand({
+        TableName: this.options.tableName,
+        Item: { pk: CONTEXTS_KEY, sk: `slot#${slot}`, conversation_id: conversationId },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const held = previous.Attributes?.conversation_id;
+    return typeof held === 'string' ? held : undefined;
   }
 
   private async put(

@@ -158,3 +158,36 @@ describe('cancelling tasks of the A2A server', () => {
     });
   }
 });
+
+describe('an A2A server that holds at most two contexts', () => {
+  const suite = a2aStackSuite('  description: Greets people.\n  max_contexts: 2\n');
+  const { llm } = suite;
+
+  it('closes the context opened longest ago when a third opens, failing its open task', async () => {
+    const client = await switchboardClient(suite.stack.url, '1.0');
+    const open = async (text: string) => {
+      llm.reply('start flow greet');
+      return asTask(await client.sendMessage(sendRequest(userText(text))));
+    };
+    const first = await open('Greet me, first');
+    const second = await open('Greet me, second');
+    await open('Greet me, third');
+    const closed = await client.getTask({ tenant: '', id: first.id });
+    expect(closed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(textsOf(closed.status?.message)).toEqual([
+      'The context was closed: this agent holds at most 2 contexts.',
+    ]);
+    expect((await client.getTask({ tenant: '', id: second.id })).status?.state).toBe(
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+    );
+    llm.reply('set slot name Gus');
+    const again = asTask(
+      await client.sendMessage(sendRequest(userText('Gus', { contextId: first.contextId }))),
+    );
+    expect(again.contextId).toBe(first.contextId);
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await client.getTask({ tenant: '', id: second.id })).status?.state).toBe(
+      TaskState.TASK_STATE_FAILED,
+    );
+  });
+});

@@ -52,6 +52,16 @@ describe('DynamoTaskStore', () => {
     expect(await store.claimMessage('caller\nm-1', 'task/turn-4', now + 1000)).toBeUndefined();
   });
 
+  it('opens a context once, and hands out context slots in turn, naming who held each', async () => {
+    expect(await store.openContext('a2a:one')).toBe(true);
+    expect(await store.openContext('a2a:one')).toBe(false);
+    expect(await store.takeContextSlot(2, 'a2a:one')).toBeUndefined();
+    expect(await store.takeContextSlot(2, 'a2a:two')).toBeUndefined();
+    expect(await store.takeContextSlot(2, 'a2a:three')).toBe('a2a:one');
+    await store.closeContext('a2a:one');
+    expect(await store.openContext('a2a:one')).toBe(true);
+  });
+
   it('keeps a push config’s token and credentials out of the table in the clear', async () => {
     const id = 'sealed~ctx-store';
     const target = await pushTargetOf(
