@@ -151,12 +151,20 @@ export async function a2aStack(
  */
 export function a2aStackSuite(
   server: string | (() => string),
-  options: { env?: Record<string, string>; files?: ProjectFilesSpec } = {},
+  options: {
+    env?: Record<string, string>;
+    files?: ProjectFilesSpec | (() => ProjectFilesSpec);
+  } = {},
 ): { readonly llm: ScriptedLlm; readonly stack: LocalStack } {
   const llm = new ScriptedLlm();
   let stack: LocalStack | undefined;
   beforeAll(async () => {
-    stack = await a2aStack(typeof server === 'string' ? server : server(), { ...options, llm });
+    const { files } = options;
+    stack = await a2aStack(typeof server === 'string' ? server : server(), {
+      ...(options.env ? { env: options.env } : {}),
+      ...(files ? { files: typeof files === 'function' ? files() : files } : {}),
+      llm,
+    });
   }, 30_000);
   afterAll(async () => {
     await stack?.stop();

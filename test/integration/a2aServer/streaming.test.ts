@@ -1,5 +1,5 @@
 import type { StreamResponse } from '@a2a-js/sdk';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   a2aStackSuite,
   asTask,
@@ -10,6 +10,7 @@ import {
   textsOf,
   userText,
 } from '../../helpers/a2aClient.js';
+import { startTestA2AAgent, type TestA2AAgent } from '../../helpers/a2aTestAgent.js';
 
 /** A stream's events, each as its kind and the state or artifact it carries. */
 async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
@@ -74,5 +75,51 @@ describe('streaming from the A2A server on the local stack', () => {
           ? last.value.status?.state
           : undefined;
     expect(state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+  });
+});
+
+describe('an A2A task whose flow runs a sub agent', () => {
+  let agent: TestA2AAgent;
+  beforeAll(async () => {
+    agent = await startTestA2AAgent({ versions: '1.0' });
+  });
+  afterAll(async () => {
+    await agent?.close();
+  });
+  // The project names the agent's card once the agent listens.
+  const suite = a2aStackSuite('  description: Checks the stock.\n', {
+    files: () => ({
+      'data/flows.yml': `flows:
+  check_stock:
+    description: Check the stock with the dealership.
+    steps:
+      - call: stock
+`,
+      'sub_agents/stock/config.yml': `agent:
+  name: stock
+  protocol: A2A
+  description: Checks the stock.
+configuration:
+  agent_card: ${agent.cardUrl}
+`,
+    }),
+  });
+
+  it('streams the sub agent’s messages as working updates, then the completed task', async () => {
+    const client = await switchboardClient(suite.stack.url, '1.0');
+    suite.llm.reply('start flow check_stock');
+    const seen: string[] = [];
+    for await (const event of client.sendMessageStream(sendRequest(userText('long check')))) {
+      seen.push(summary(event));
+      // The agent finishes once the stream has shown that it works.
+      if (seen.at(-1) === 'status TASK_STATE_WORKING Checking the stock…') agent.finishLong();
+    }
+    expect(seen).toEqual([
+      'task TASK_STATE_SUBMITTED',
+      'status TASK_STATE_WORKING',
+      'status TASK_STATE_WORKING Checking the stock…',
+      'artifact text',
+      expect.stringMatching(/^status TASK_STATE_COMPLETED The car is in stock\./),
+    ]);
   });
 });
