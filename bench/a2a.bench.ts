@@ -4,7 +4,8 @@
  * and only this process's CPU is counted. Compared: the SDK's client alone (`sendMessage`), and
  * Switchboard's A2A runner in process (the message built from the agent input, credentials and
  * retries on the request, the answer mapped to an agent output, the run's data serialized and
- * parsed back as a store round trip would). The two take turns, exchange by exchange.
+ * parsed back as a store round trip would). The two take turns, exchange by exchange. The server
+ * half (`a2aServer.bench.ts`) measures an inbound exchange.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { Message } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { A2ARunner } from '../src/a2a/index.js';
 import type { A2ASubAgent, Assistant } from '../src/assistant/index.js';
+import { a2aServerBenchmark } from './a2aServer.bench.js';
 import { benchProject, mark, round, type Sample, since, spawnPeers, summary } from './harness.js';
 
 const EXCHANGES = 500;
@@ -105,6 +107,7 @@ export async function a2aBenchmark(): Promise<Record<string, unknown>> {
       sdkSendMessage: sdk,
       switchboardRunnerStep: ours,
       medianOverSdkMs: round(ours.wallMedianMs - sdk.wallMedianMs),
+      server: await a2aServerBenchmark(),
     };
   } finally {
     peer.stop();

@@ -59,3 +59,32 @@ export function acknowledgePushKeyRotation(secret: IConstruct): void {
       'The A2A push key never leaves AWS: agents get only per-run HMAC tokens derived from it, which they keep for as long as their tasks run; rotating it would make the notifications of every running task fail. To replace it, put a new value while no A2A task runs.',
   });
 }
+
+/**
+ * The A2A server's REST API: callers are checked in its function (the protocol's own schemes),
+ * its bodies by the SDK's JSON-RPC handler, and its requests are throttled and access-logged.
+ */
+export function acknowledgeA2AServerApi(api: IConstruct): void {
+  const acknowledge = (id: string, reason: string) =>
+    Validations.of(api).acknowledge({ id, reason });
+  acknowledge(
+    'AwsSolutions-APIG2',
+    "The JSON-RPC bodies are checked by the A2A SDK's transport handler in the function, which answers the protocol's own errors; a request validator would answer API Gateway's 400 instead, which A2A clients do not understand.",
+  );
+  acknowledge(
+    'AwsSolutions-APIG3',
+    'No WAF web ACL is attached by default: the stage throttles every route, the function checks every caller of /a2a, and a web ACL is an account-level choice the operator can associate with the stage.',
+  );
+  acknowledge(
+    'AwsSolutions-APIG4',
+    'GET /.well-known/agent-card.json is public as A2A discovery requires; POST /a2a checks its callers in the function with the schemes the card advertises (an API key, a JWT verified against the configured issuer, audience and JWKS or secret, or else the REST token), which API Gateway authorizers cannot express without a second function.',
+  );
+  acknowledge(
+    'AwsSolutions-APIG6',
+    'Execution logging needs an account-wide CloudWatch role that this stack does not create; the stage writes JSON access logs, and the function logs every failed request as JSON with its request id.',
+  );
+  acknowledge(
+    'AwsSolutions-COG4',
+    "A2A callers are other orchestrators, authenticated with the agent card's schemes (API key or JWT bearer from any issuer the operator configures), not Cognito users.",
+  );
+}

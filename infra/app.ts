@@ -3,7 +3,11 @@ import { pathToFileURL } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Assistant } from '../src/assistant/index.js';
-import { deployedSecretNames, generateAssistantBundle } from '../src/build/index.js';
+import {
+  a2aServerSecretNames,
+  deployedSecretNames,
+  generateAssistantBundle,
+} from '../src/build/index.js';
 import { resolveProjectPaths } from '../src/config/index.js';
 import { REPO_ROOT } from './constructs/handlerFunction.js';
 import { readDeploySettings } from './context.js';
@@ -61,7 +65,7 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
   });
   const secretPrefix = context('secretPrefix');
   new StatelessStack(app, 'SwitchboardRuntime', {
-    description: 'Switchboard: functions, HTTP API and alarms',
+    description: 'Switchboard: functions, HTTP API, A2A server and alarms',
     table: state.table,
     jobsQueue: state.queues.jobs,
     delayQueue: state.queues.delayed,
@@ -70,7 +74,13 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
     authenticate: context('authenticate') !== 'false',
     alarmAction: state.alarms.action,
     concurrency: settings,
-    ...(hasA2AAgents(bundle.assistant) ? { pushKey: state.pushKey } : {}),
+    ...(hasA2AAgents(bundle.assistant) || bundle.assistant.a2aServer
+      ? { pushKey: state.pushKey }
+      : {}),
+    a2aAgents: hasA2AAgents(bundle.assistant),
+    ...(bundle.assistant.a2aServer
+      ? { a2aServer: { secretNames: a2aServerSecretNames(bundle.assistant) } }
+      : {}),
     ...(secretPrefix === undefined ? {} : { secretPrefix }),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

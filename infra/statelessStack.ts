@@ -8,11 +8,13 @@ import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import {
+  acknowledgeA2AServerApi,
   acknowledgeConversationSecrets,
   acknowledgeRouteAuthorization,
   acknowledgeRuntimePin,
   acknowledgeTracingWildcard,
 } from './acknowledgements.js';
+import { A2AServer } from './constructs/a2aServer.js';
 import { FailedJobsAlarm } from './constructs/failedJobsAlarm.js';
 import { HandlerFunction } from './constructs/handlerFunction.js';
 import { HttpEndpoint } from './constructs/httpEndpoint.js';
@@ -54,10 +56,14 @@ export interface StatelessStackProps extends StackProps {
   /** How many executions each function may use at once. */
   readonly concurrency: ConcurrencySettings;
   /**
-   * The key of A2A push tokens (from the stateful stack): given when the project has A2A agents,
-   * it adds the push receiver and lets agents notify instead of being polled.
+   * The key of A2A push tokens (from the stateful stack): given when the project has A2A agents
+   * or serves itself over A2A.
    */
   readonly pushKey?: ISecret;
+  /** The project has A2A agents: the push receiver is added, so agents notify instead of being polled. */
+  readonly a2aAgents?: boolean;
+  /** The project serves itself over A2A (`a2a_server`): the secrets its `auth` names. */
+  readonly a2aServer?: { readonly secretNames: readonly string[] };
 }
 
 /**
@@ -70,6 +76,7 @@ export class StatelessStack extends Stack {
   readonly worker: HandlerFunction;
   readonly delay: HandlerFunction;
   readonly a2aPush: HandlerFunction | undefined;
+  readonly a2aServer: A2AServer | undefined;
   readonly endpoint: HttpEndpoint;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -126,16 +133,33 @@ export class StatelessStack extends Stack {
       timeout: Duration.seconds(30),
       environment,
     });
-    this.a2aPush = props.pushKey
-      ? new HandlerFunction(this, 'A2APush', {
-          ...common,
-          entry: 'a2aPush.ts',
-          description: 'Switchboard A2A push receiver: queues notifications of running tasks',
-          memorySize: 256,
-          timeout: Duration.seconds(10),
-          environment: { ...environment, A2A_PUSH_KEY_SECRET: props.pushKey.secretArn },
-        })
-      : undefined;
+    this.a2aPush =
+      props.pushKey && props.a2aAgents
+        ? new HandlerFunction(this, 'A2APush', {
+            ...common,
+            entry: 'a2aPush.ts',
+            description: 'Switchboard A2A push receiver: queues notifications of running tasks',
+            memorySize: 256,
+            timeout: Duration.seconds(10),
+            environment: { ...environment, A2A_PUSH_KEY_SECRET: props.pushKey.secretArn },
+          })
+        : undefined;
+    this.a2aServer =
+      props.pushKey && props.a2aServer
+        ? new A2AServer(this, 'A2AServer', {
+            environment,
+            table: props.table,
+            jobsQueue: props.jobsQueue,
+            delayQueue: props.delayQueue,
+            registryFile: props.registryFile,
+            secretPrefix: prefix,
+            secretNames: props.a2aServer.secretNames,
+            ...(restTokenSecret ? { restTokenSecret } : {}),
+            pushKey: props.pushKey,
+            logRetention,
+            alarmAction: props.alarmAction,
+          })
+        : undefined;
 
     props.table.grant(this.webhook.role, 'dynamodb:GetItem', 'dynamodb:Query');
     props.table.grant(
@@ -145,11 +169,13 @@ export class StatelessStack extends Stack {
       'dynamodb:UpdateItem',
     );
     props.jobsQueue.grantSendMessages(this.webhook.role);
-    if (this.a2aPush && props.pushKey) {
+    if (this.a2aPush) {
       props.table.grant(this.a2aPush.role, 'dynamodb:GetItem', 'dynamodb:Query');
       props.jobsQueue.grantSendMessages(this.a2aPush.role);
-      for (const fn of [this.worker, this.a2aPush]) props.pushKey.grantRead(fn.role);
+      props.pushKey?.grantRead(this.a2aPush.role);
     }
+    // The worker derives push tokens for A2A agents and opens the A2A server's push credentials.
+    props.pushKey?.grantRead(this.worker.role);
     for (const fn of [this.worker, this.delay]) {
       props.jobsQueue.grantSendMessages(fn.role);
       props.delayQueue.grantSendMessages(fn.role);
@@ -211,6 +237,13 @@ export class StatelessStack extends Stack {
     });
     // Agents notify the API: the worker registers push URLs under it.
     if (this.a2aPush) this.worker.function.addEnvironment('A2A_PUSH_BASE_URL', this.endpoint.url);
+    if (this.a2aServer) {
+      new CfnOutput(this, 'A2AUrl', {
+        value: this.a2aServer.endpoint.url,
+        description:
+          'Base URL of the A2A server (<url>.well-known/agent-card.json, <url>a2a), responses streamed',
+      });
+    }
     new CfnOutput(this, 'ApiUrl', {
       value: this.endpoint.url,
       description: 'Base URL of the HTTP API (POST <url>webhooks/rest/webhook)',
@@ -226,10 +259,12 @@ export class StatelessStack extends Stack {
       this.worker,
       this.delay,
       ...(this.a2aPush ? [this.a2aPush] : []),
+      ...(this.a2aServer ? [this.a2aServer.function] : []),
     ]) {
       acknowledgeTracingWildcard(fn.role);
       acknowledgeRuntimePin(fn.function);
     }
     acknowledgeRouteAuthorization(this.endpoint.api, restTokenSecret !== undefined);
+    if (this.a2aServer) acknowledgeA2AServerApi(this.a2aServer.endpoint.api);
   }
 }

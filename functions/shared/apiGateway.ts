@@ -37,6 +37,12 @@ export interface OutcomeMetrics {
   readonly failed: string;
 }
 
+/** Counts an answer under its class's metric. */
+export function countOutcome(outcomes: OutcomeMetrics, status: number): void {
+  const metric = status < 400 ? outcomes.ok : status < 500 ? outcomes.refused : outcomes.failed;
+  metrics.addMetric(metric, MetricUnit.Count, 1);
+}
+
 /**
  * A handler behind the HTTP API: each request, with its request id as the logs' correlation id,
  * answered by `respond` as JSON, and its outcome counted.
@@ -49,13 +55,7 @@ export function httpHandler(
     async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
       logger.setCorrelationId(event.requestContext.requestId);
       const response = await respond(httpRequestOf(event));
-      const metric =
-        response.status < 400
-          ? outcomes.ok
-          : response.status < 500
-            ? outcomes.refused
-            : outcomes.failed;
-      metrics.addMetric(metric, MetricUnit.Count, 1);
+      countOutcome(outcomes, response.status);
       return jsonResult(response);
     },
   );

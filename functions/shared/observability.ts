@@ -16,12 +16,18 @@ export const metrics = new Metrics({ namespace: 'Switchboard', serviceName });
 /** X-Ray tracing; it switches itself off outside Lambda. */
 export const tracer = new Tracer({ serviceName });
 
-/** Wraps a handler with the Powertools middlewares: tracing, Lambda context in logs, metrics. */
+/**
+ * Wraps a handler with the Powertools middlewares: tracing, Lambda context in logs, metrics. A
+ * streaming handler (`streamifyResponse`) answers `{statusCode, headers, body}` with a readable
+ * body, which middy streams; its response is not traced, as it is a stream.
+ */
 export function lambdaHandler<TEvent, TResult>(
   handler: (event: TEvent, context: Context) => Promise<TResult>,
+  options: { streamifyResponse?: boolean } = {},
 ) {
-  return middy(handler)
-    .use(captureLambdaHandler(tracer))
+  const streaming = options.streamifyResponse === true;
+  return middy(handler, streaming ? { streamifyResponse: true } : {})
+    .use(captureLambdaHandler(tracer, streaming ? { captureResponse: false } : {}))
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }));
 }

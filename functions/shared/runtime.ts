@@ -2,6 +2,7 @@ import { assistant, modules } from '@switchboard/bundle';
 import { assembleDialogue } from '../../src/assembly/index.js';
 import { MODEL_KEY_SECRET } from '../../src/build/secretNames.js';
 import { createRuntime } from '../../src/runtime/index.js';
+import { a2aServerChannels } from './a2aServer.js';
 import { env, projectSecrets, pushKeyOf } from './aws.js';
 import { logger } from './observability.js';
 import { awsRuntimeParts } from './parts.js';
@@ -27,4 +28,9 @@ const { dialogue } = await assembleDialogue({
   pushBaseUrl: () => env.A2A_PUSH_BASE_URL,
 });
 
-export const runtime = createRuntime({ ...awsRuntimeParts, dialogue });
+export const runtime = createRuntime({
+  ...awsRuntimeParts,
+  // The A2A server's output: the worker folds its turns into their tasks and sends their pushes.
+  channels: (context) => [...awsRuntimeParts.channels(context), ...a2aServerChannels(context)],
+  dialogue,
+});

@@ -28,6 +28,12 @@ export type AgentCardSource =
       readonly card: Readonly<Record<string, unknown>>;
     };
 
+/** The `a2a_server` block of endpoints.yml, with the card file it names read. */
+export interface A2AServerSettings extends A2AServerConfig {
+  /** The static card (`agent_card_path`): its JSON, checked to have a name. */
+  readonly staticCard?: Readonly<Record<string, unknown>>;
+}
+
 /** A prompt template file, read and compiled. */
 export interface PromptTemplateFile {
   readonly file: string;
@@ -83,7 +89,7 @@ export interface Assistant {
   readonly commandGenerator: CommandGeneratorSettings;
   readonly mcpServers: Readonly<Record<string, McpServer>>;
   readonly modelGroups: Readonly<Record<string, ModelGroup>>;
-  readonly a2aServer?: A2AServerConfig;
+  readonly a2aServer?: A2AServerSettings;
   /** Present when endpoints.yml turns response rephrasing on. */
   readonly rephraser?: RephraserSettings;
   readonly slots: Readonly<Record<string, SlotDefinition>>;

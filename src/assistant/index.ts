@@ -1,6 +1,7 @@
 export type { AgentInputSlot } from './agentProtocol.js';
 export { AgentInput, AgentOutput, AgentSlotEvent, AgentStatus } from './agentProtocol.js';
 export type {
+  A2AServerSettings,
   A2ASubAgent,
   AgentCardSource,
   Assistant,
@@ -57,7 +58,9 @@ export {
   SlotType,
 } from './schemas/domain.js';
 export {
+  A2AServerAuth,
   A2AServerConfig,
+  A2AServerSkill,
   ActionEndpointConfig,
   AgentVectorStore,
   ConversationSecret,

@@ -1,4 +1,4 @@
 export type { AssistantBundle } from './assistantBundle.js';
 export { AssistantBundleError, generateAssistantBundle } from './assistantBundle.js';
 export { extensionFiles, importSpecifier, registrySource } from './registrySource.js';
-export { deployedSecretNames, MODEL_KEY_SECRET } from './secretNames.js';
+export { a2aServerSecretNames, deployedSecretNames, MODEL_KEY_SECRET } from './secretNames.js';

@@ -34,3 +34,9 @@ export function deployedSecretNames(assistant: Assistant): string[] {
   }
   return [...names].sort();
 }
+
+/** The secrets the A2A server's callers are checked with (`a2a_server.auth`), without the prefix. */
+export function a2aServerSecretNames(assistant: Assistant): string[] {
+  const auth = assistant.a2aServer?.auth;
+  return [auth?.api_key?.secret, auth?.secret?.secret].filter((n) => n !== undefined).sort();
+}

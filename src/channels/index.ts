@@ -1,6 +1,11 @@
 import type { Channel, ChannelContext } from '../runtime/index.js';
 
 export { A2A_PUSH_CHANNEL, type A2APushOptions, a2aPushChannel } from './a2aPush.js';
+export {
+  A2A_SERVER_CHANNEL,
+  type A2AServerChannelOptions,
+  a2aServerChannel,
+} from './a2aServer.js';
 
 import { healthChannel } from './health.js';
 import { restChannel } from './rest.js';

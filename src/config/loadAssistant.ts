@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ModuleLocation } from '../assistant/index.js';
 import {
+  type A2AServerSettings,
   type Assistant,
   CommandGeneratorConfig,
   type CommandGeneratorSettings,
@@ -25,6 +26,7 @@ import { LoadContext } from './loadContext.js';
 import { type ProjectFiles, readProjectFiles } from './projectFiles.js';
 import { indexProject, type ProjectIndex } from './projectIndex.js';
 import type { ProjectPaths } from './projectPaths.js';
+import { checkA2AServer } from './rules/a2aServerRules.js';
 import { notePythonActions } from './rules/actionSources.js';
 import { type AgentResources, checkAgents } from './rules/agentRules.js';
 import { readCustomActions } from './rules/customActions.js';
@@ -76,12 +78,13 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
   checkDomain(ctx, index);
   notePythonActions(ctx, index, checkFlows(ctx, index));
   checkRephraseMetadata(ctx, index);
-  const [, , resources, commandTemplate, rephraser] = await Promise.all([
+  const [, , resources, commandTemplate, rephraser, a2aServer] = await Promise.all([
     checkEndpoints(ctx, index, extensions),
     checkKnowledge(ctx, files, index),
     checkAgents(ctx, index, extensions),
     checkCommandGenerator(ctx, files),
     checkNlg(ctx, files),
+    checkA2AServer(ctx, files),
   ]);
 
   const findings = loadFindings(ctx);
@@ -92,6 +95,7 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
     resources,
     commandTemplate,
     rephraser,
+    a2aServer,
     extensions,
     actions: [...actions.keys()],
     warnings: findings.warnings.map((w) => formatDiagnostic(w, projectDir)),
@@ -124,12 +128,13 @@ function buildAssistant(
     readonly resources: ReadonlyMap<string, AgentResources>;
     readonly commandTemplate: PromptTemplateFile | undefined;
     readonly rephraser: RephraserSettings | undefined;
+    readonly a2aServer: A2AServerSettings | undefined;
     readonly extensions: ReadonlyMap<string, ModuleLocation>;
     readonly actions: readonly string[];
     readonly warnings: readonly string[];
   },
 ): Assistant {
-  const { resources, commandTemplate, rephraser, extensions } = found;
+  const { resources, commandTemplate, rephraser, a2aServer, extensions } = found;
   const { prompt_template: _template, ...generator } =
     files.commandGenerator?.value ??
     CommandGeneratorConfig.parse({ name: 'CompactLLMCommandGenerator' });
@@ -165,7 +170,6 @@ function buildAssistant(
     }
   }
 
-  const a2aServer = files.endpoints?.value.a2a_server;
   const actionEndpoint = files.endpoints?.value.action_endpoint;
   const store = files.endpoints?.value.vector_store;
   const knowledge = store && store.type !== 'rasa' ? store : undefined;

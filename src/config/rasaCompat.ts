@@ -131,6 +131,7 @@ export const SECRET_KEYS: Readonly<Record<FileKind, readonly PathPattern[]>> = {
     'mcp_servers.*.oauth.client_secret',
     'model_groups.*.models.*.api_key',
     'a2a_server.auth.secret',
+    'a2a_server.auth.api_key',
     'nlg.llm.api_key',
   ].map(pattern),
   domain: [],

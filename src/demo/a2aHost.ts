@@ -7,7 +7,6 @@
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentCard } from '@a2a-js/sdk';
-import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import { LegacyA2AService, legacyGrpcService } from '@a2a-js/sdk/compat/v0_3/server/grpc';
 import {
@@ -25,6 +24,8 @@ import {
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import * as grpc from '@grpc/grpc-js';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '../resilience/index.js';
+import { DemoPushSender } from './pushSender.js';
 
 /** The protocol bindings an agent is served on. */
 export type A2ABinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
@@ -47,7 +48,11 @@ export interface A2AHostOptions {
   /** Sees the headers (gRPC: the metadata) of every A2A request, and its binding, first. */
   readonly onRequest?: (headers: IncomingHttpHeaders, binding: A2ABinding) => void;
   readonly skills?: readonly { id: string; name: string; description: string }[];
+  /** Where it logs (JSON lines, as the stack does); nothing when absent. */
+  readonly logger?: Logger;
 }
+
+const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export interface A2AHost {
   readonly url: string;
@@ -103,7 +108,7 @@ export async function startA2AHost(options: A2AHostOptions): Promise<A2AHost> {
     options.executor,
     undefined,
     pushStore,
-    createLegacyAwarePushNotificationSender(pushStore),
+    new DemoPushSender(pushStore, options.logger ?? SILENT),
   );
   const legacyCompat = { enabled: versions !== '1.0' };
   if (grpcServer) {

@@ -1,3 +1,4 @@
+import { Logger } from '@aws-lambda-powertools/logger';
 import type { A2ASubAgent, Assistant } from '../assistant/index.js';
 import type { McpHost } from './mcpHost.js';
 import { DEMO_SERVERS } from './mcpServers.js';
@@ -25,6 +26,11 @@ export async function startDemoPeers(
 ): Promise<DemoPeers> {
   const hosts: { close(): Promise<void> }[] = [];
   const started: string[] = [];
+  // JSON lines as the stack's, at its level: nothing at the default.
+  const logger = new Logger({
+    serviceName: 'switchboard-demo',
+    logLevel: (env.SWITCHBOARD_LOG_LEVEL ?? 'WARN') as 'WARN',
+  });
   const secret = (name: string) => env[name];
   try {
     for (const server of Object.values(assistant.mcpServers)) {
@@ -41,7 +47,7 @@ export async function startDemoPeers(
       const port = url === undefined ? undefined : loopbackPort(url);
       if (port === undefined) continue;
       const start = DEMO_AGENTS[agent.name as keyof typeof DEMO_AGENTS];
-      hosts.push(await start(agent, { port, secret }));
+      hosts.push(await start(agent, { port, secret, logger }));
       started.push(`demo A2A agent ${agent.name} on ${url}`);
     }
   } catch (error) {

@@ -9,6 +9,7 @@ import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { dataPart, textPart } from '../a2a/index.js';
 import type { A2ASubAgent } from '../assistant/index.js';
+import type { Logger } from '../resilience/index.js';
 import { sleep } from '../resilience/index.js';
 import { type A2AHost, startA2AHost } from './a2aHost.js';
 import { agentMessage, messageData, messageText, publishCancelled, taskEvents } from './a2aTask.js';
@@ -36,6 +37,8 @@ export interface ShoppingAgentOptions {
   /** Credential values by the name the agent's `auth` references them with. */
   readonly secret: (name: string) => string | undefined;
   readonly stockCheckMs?: number;
+  /** Where the agent logs (its push notifications); nothing when absent. */
+  readonly logger?: Logger;
 }
 
 /** Serves the shopping agent the example's `car_shopping_agent` configuration points at. */
@@ -50,6 +53,7 @@ export function startShoppingAgent(
     executor: shoppingExecutor(options.stockCheckMs ?? STOCK_CHECK_MS),
     versions: '0.3',
     port: options.port,
+    ...(options.logger ? { logger: options.logger } : {}),
     ...(auth?.api_key ? { authorize: apiKeyCheck(auth, options) } : {}),
     skills: [
       { id: 'order_car', name: 'Order a car', description: 'Choose a trim and place an order.' },

@@ -33,6 +33,8 @@ import type { TurnResult } from './turnResult.js';
 export interface UserMessage {
   readonly text: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** What the message asks, when the channel knows it (a cancel): no model is asked. */
+  readonly commands?: readonly Command[];
 }
 
 export interface TurnOptions {
@@ -108,21 +110,25 @@ export class DialogueEngine {
     let commands: Command[] = [];
     let generationFailure: string | undefined;
     let inputError: InputError | undefined;
-    try {
-      ({ commands, inputError } = await generateCommands(
-        this.model,
-        current,
-        message.text,
-        ports.llm,
-        options.signal,
-        options.deadline,
-      ));
-    } catch (error) {
-      if (!(error instanceof CommandGenerationError)) throw error;
-      if (options.retryUnavailable && error.transient) {
-        throw new ModelUnavailableError(error.message, error.retryAfterMs, { cause: error });
+    if (message.commands) {
+      commands = [...message.commands];
+    } else {
+      try {
+        ({ commands, inputError } = await generateCommands(
+          this.model,
+          current,
+          message.text,
+          ports.llm,
+          options.signal,
+          options.deadline,
+        ));
+      } catch (error) {
+        if (!(error instanceof CommandGenerationError)) throw error;
+        if (options.retryUnavailable && error.transient) {
+          throw new ModelUnavailableError(error.message, error.retryAfterMs, { cause: error });
+        }
+        generationFailure = error.message;
       }
-      generationFailure = error.message;
     }
     if (log) {
       turn.emit({

@@ -6,6 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoConversationStore } from '../adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../adapters/aws/dynamoReplyStore.js';
+import { DynamoTaskStore } from '../adapters/aws/dynamoTaskStore.js';
 import { scanConversationIds } from '../adapters/aws/scanConversations.js';
 import { DelayedJobForwarder, SqsJobQueue } from '../adapters/aws/sqsJobQueue.js';
 import { SqsJobReceiver } from '../adapters/aws/sqsJobReceiver.js';
@@ -19,13 +20,13 @@ import {
   startFauxqs,
 } from '../adapters/local/emulators.js';
 import { serveHttp } from '../adapters/local/httpServer.js';
-import { DynamoInbox, InboxJobQueue } from '../adapters/local/inbox.js';
+import { DynamoInbox, InboxJobQueue, keptInInbox } from '../adapters/local/inbox.js';
 import { LocalSecretStore } from '../adapters/local/localSecretStore.js';
 import { localPushKey } from '../adapters/local/pushKey.js';
 import { lockStateFolder, type StateLock } from '../adapters/local/stateLock.js';
 import { assembleDialogue } from '../assembly/index.js';
 import type { Assistant } from '../assistant/index.js';
-import { a2aPushChannel, standardChannels } from '../channels/index.js';
+import { a2aPushChannel, a2aServerChannel, standardChannels } from '../channels/index.js';
 import { DemoModel } from '../demo/index.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
 import { hasModelAccess, type ToolChatPort } from '../llm/index.js';
@@ -157,7 +158,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       store: new DynamoConversationStore(table),
       queue: inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue,
       replies: new DynamoReplyStore(table),
-      channels: (context) => [...standardChannels(context), a2aPushChannel(context, { pushKey })],
+      channels: (context) => [
+        ...standardChannels(context),
+        a2aPushChannel(context, { pushKey }),
+        ...(assistant.a2aServer
+          ? [
+              a2aServerChannel(context, {
+                settings: assistant.a2aServer,
+                assistant,
+                tasks: new DynamoTaskStore(table),
+                secrets,
+                pushKey,
+                logger,
+                baseUrl: () => url,
+              }),
+            ]
+          : []),
+      ],
       now,
       newId: randomUUID,
       sleep: (ms) => sleep(ms),
@@ -190,7 +207,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       source: new SqsJobSource(receiver, queues.jobsQueueUrl, logger),
       process: async (job, signal, deadline) => {
         await runtime.processJob(job, signal, { deadline });
-        if (inbox && job.type === 'user_message') await inbox.remove(job.id);
+        if (inbox && keptInInbox(job)) await inbox.remove(job.id);
       },
       concurrency: JOB_SLOTS,
       jobBudgetMs,

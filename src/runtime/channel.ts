@@ -23,11 +23,17 @@ export interface HttpRequest {
   readonly body?: RequestBody;
 }
 
-/** An HTTP answer; the body is sent as JSON (none when undefined, as for HEAD). */
+/**
+ * An HTTP answer; the body is sent as JSON (none when undefined, as for HEAD). A streamed answer
+ * (`stream`, server-sent events) is sent a chunk at a time as it comes, with its own content type
+ * in `headers`; where the host cannot stream (an API Gateway HTTP API), it is sent whole once it
+ * ends. Closing the connection ends the stream (its iterator is returned).
+ */
 export interface HttpResponse {
   readonly status: number;
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  readonly stream?: AsyncIterable<string>;
 }
 
 /**

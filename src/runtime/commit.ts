@@ -42,8 +42,12 @@ export async function processJob(
   };
   // Outside the conversation's state: it only reaches out to what an agent left running.
   if (job.type === 'agent_cancel') return cancelAgentWork(job, deps, calls);
+  if (job.type === 'channel_work') {
+    await deps.output.work?.(job, signal);
+    return 'done';
+  }
   const head = await deps.store.load(job.conversation_id);
-  if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, deps);
+  if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, head.state, deps);
   if (head?.recentJobs.includes(job.id)) return 'duplicate';
 
   const state = head?.state ?? deps.engine.start(job.conversation_id);
@@ -94,7 +98,7 @@ export async function processJob(
     head: newHead,
     runs: records,
   });
-  await deliverOutbox(job.conversation_id, outbox, deps);
+  await deliverOutbox(job.conversation_id, outbox, newHead.state, deps);
   return 'done';
 }
 
@@ -135,6 +139,7 @@ async function runJob(
     case 'set_slots':
       return runSetSlots(job, state, deps);
     case 'agent_cancel':
+    case 'channel_work':
       return undefined;
     default:
       return assertNever(job);
@@ -159,7 +164,11 @@ async function runUserMessage(
   try {
     const result = await deps.engine.handleMessage(
       state,
-      { text: job.text, ...(job.metadata ? { metadata: job.metadata } : {}) },
+      {
+        text: job.text,
+        ...(job.metadata ? { metadata: job.metadata } : {}),
+        ...(job.commands ? { commands: job.commands } : {}),
+      },
       { ...deps.ports, agents },
       {
         channel: job.channel,
@@ -198,7 +207,7 @@ async function turnsOfDroppedRuns(
   runs: Readonly<Record<string, string>>,
   deps: RuntimeDeps,
 ): Promise<string[]> {
-  const own = job.type === 'user_message' || job.type === 'set_slots' ? undefined : job.run_id;
+  const own = 'run_id' in job ? job.run_id : undefined;
   const turns = new Set<string>();
   for (const [runId, pointer] of Object.entries(head?.runs ?? {})) {
     if (runId in runs || runId === own) continue;

@@ -3,13 +3,18 @@
  * its follow-up jobs to the queue, then the outbox is forgotten. Each part is idempotent, so a
  * crash between commit and delivery, or delivering twice, neither loses nor duplicates anything.
  */
+import type { ConversationState } from '../dialogue/index.js';
 import type { Outbox } from './outbox.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 
-/** Delivers a committed outbox, then clears it from the head. */
+/**
+ * Delivers a committed outbox, then clears it from the head. `state` is the conversation's state
+ * committed with it (the head's, for an outbox found on a head), which the channel may read.
+ */
 export async function deliverOutbox(
   conversationId: string,
   outbox: Outbox,
+  state: ConversationState,
   deps: Pick<RuntimeDeps, 'store' | 'output' | 'queue'>,
 ): Promise<void> {
   await deps.store.appendEvents(conversationId, outbox.version, outbox.events);
@@ -18,6 +23,8 @@ export async function deliverOutbox(
     jobId: outbox.job_id,
     version: outbox.version,
     channel: outbox.channel,
+    state,
+    events: outbox.events,
   };
   await deps.output.deliver({
     ...batch,

@@ -60,7 +60,9 @@ export function createHttpApi(channels: readonly Channel[], options: HttpApiOpti
   return {
     handle: async (request) => {
       const response = await answer(request, routes, options);
-      return request.method === 'HEAD' ? { ...response, body: undefined } : response;
+      if (request.method !== 'HEAD') return response;
+      const { stream: _stream, ...head } = response;
+      return { ...head, body: undefined };
     },
   };
 }

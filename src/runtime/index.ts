@@ -50,6 +50,7 @@ export { OutboundMessage, Outbox, SequencedEvent } from './outbox.js';
 export { outputRouter, UnknownChannelError } from './outputRouter.js';
 export type {
   AgentRunRecord,
+  ChannelWork,
   CommitRequest,
   ConversationHead,
   ConversationStore,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Command } from '../dialogue/index.js';
 
 const base = {
   /** Unique; the queue deduplicates on it and the processor skips a job it already ran. */
@@ -15,7 +16,9 @@ const base = {
  * iteration of a sub agent's run (one LLM call and its tools, or one A2A exchange or poll);
  * an agent update delivers a pushed update (A2A push notification) to a run; an agent cancel
  * cancels what a cancelled agent left running elsewhere (a remote task), best effort; set slots
- * writes slot values into a conversation without a user message (test fixtures).
+ * writes slot values into a conversation without a user message (test fixtures); channel work is
+ * a channel's own follow-up outside the conversation's state (the A2A server's push
+ * notifications), run by that channel's output.
  */
 export const Job = z.discriminatedUnion('type', [
   z.object({
@@ -23,6 +26,11 @@ export const Job = z.discriminatedUnion('type', [
     ...base,
     text: z.string(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * What the message asks, already known (a channel's cancel): the command generator is not
+     * asked.
+     */
+    commands: z.array(Command).optional(),
     channel: z.string(),
     /** Earlier tries of this message that the model failed (the retry policy's count). */
     attempt: z.number().int().min(0).optional(),
@@ -50,6 +58,14 @@ export const Job = z.discriminatedUnion('type', [
     record: z.string().optional(),
     /** The ids a waiting agent kept (an A2A task waiting for the user). */
     session: z.record(z.string(), z.string()).optional(),
+  }),
+  z.object({
+    type: z.literal('channel_work'),
+    ...base,
+    /** The channel whose output runs it. */
+    channel: z.string(),
+    /** What to do, in the channel's own terms (it parses this). */
+    work: z.unknown(),
   }),
   z.object({
     type: z.literal('set_slots'),

@@ -1,6 +1,6 @@
 import { SwitchboardError } from '../resilience/index.js';
 import type { Channel } from './channel.js';
-import type { OutputChannel, ReplyBatch, TextPreview } from './ports.js';
+import type { ChannelWork, OutputChannel, ReplyBatch, TextPreview } from './ports.js';
 
 /**
  * A conversation's messages went to a channel this deployment does not have.
@@ -34,6 +34,11 @@ export function outputRouter(channels: readonly Channel[]): OutputChannel {
     },
     preview: async (preview: TextPreview) => {
       await outputs.get(preview.channel)?.preview?.(preview);
+    },
+    work: async (job: ChannelWork, signal: AbortSignal) => {
+      const output = outputs.get(job.channel);
+      if (!output?.work) throw new UnknownChannelError(job.channel, [...outputs.keys()]);
+      await output.work(job, signal);
     },
   };
 }

@@ -117,6 +117,13 @@ export interface ReplyBatch {
   readonly channel: string;
   readonly messages: readonly OutboundMessage[];
   readonly settled: boolean;
+  /**
+   * The conversation's state after the job that committed the batch, and that job's events: for
+   * channels that report more than messages (the A2A server's task states). Absent in batches
+   * that stores and tests make by hand.
+   */
+  readonly state?: ConversationState;
+  readonly events?: readonly SequencedEvent[];
 }
 
 /** Text a model is writing for a conversation, shown live by a channel that streams. */
@@ -135,9 +142,14 @@ export interface TextPreview {
   readonly delta: string;
 }
 
+/** A job a channel queued for itself, outside any conversation's state. */
+export type ChannelWork = Extract<Job, { type: 'channel_work' }>;
+
 /** Sends bot messages to a channel; sending the same batch twice must be harmless. */
 export interface OutputChannel {
   deliver(batch: ReplyBatch): Promise<void>;
+  /** Runs a job the channel queued for itself (it may run twice: it must be harmless then). */
+  work?(job: ChannelWork, signal: AbortSignal): Promise<void>;
   /**
    * Shows text while a model writes it, for channels that stream. Best effort: a lost or
    * repeated piece is harmless, as the delivered batch holds the message that counts.

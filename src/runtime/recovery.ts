@@ -19,7 +19,7 @@ export async function recoverPendingWork(
   for (const conversationId of conversationIds) {
     const head = await deps.store.load(conversationId);
     if (!head) continue;
-    if (head.outbox) await deliverOutbox(conversationId, head.outbox, deps);
+    if (head.outbox) await deliverOutbox(conversationId, head.outbox, head.state, deps);
     const steps: Job[] = [];
     for (const [runId, pointer] of Object.entries(head.runs)) {
       const run = await readableRun(deps, conversationId, runId, pointer);

@@ -4,6 +4,7 @@ import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { expect } from 'vitest';
 import { buildApp } from '../../infra/app.js';
+import { A2AServer } from '../../infra/constructs/a2aServer.js';
 import type { HandlerFunction } from '../../infra/constructs/handlerFunction.js';
 import type { StatelessStack } from '../../infra/statelessStack.js';
 import { tempDir } from '../helpers/tempDirs.js';
@@ -14,6 +15,7 @@ export const FUNCTIONS = {
   Worker: 'worker',
   Delay: 'delay',
   A2APush: 'a2aPush',
+  A2AServer: 'a2aServer',
 } as const;
 
 export interface Built {
@@ -47,9 +49,13 @@ export async function build(
   return { stack, template, stateTemplate, outdir };
 }
 
-/** A function of the stack (the A2A push receiver exists only for projects with A2A agents). */
+/**
+ * A function of the stack (the A2A push receiver exists only for projects with A2A agents, the
+ * A2A server only for projects with `a2a_server`).
+ */
 export function handlerOf(built: Built, name: keyof typeof FUNCTIONS): HandlerFunction {
-  const fn = built.stack[FUNCTIONS[name]];
+  const member = built.stack[FUNCTIONS[name]];
+  const fn = member instanceof A2AServer ? member.function : member;
   if (!fn) throw new Error(`the stack has no ${name} function`);
   return fn;
 }

@@ -40,7 +40,7 @@ describe('StatelessStack', () => {
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }),
       },
-      4,
+      5,
     );
   });
 
@@ -236,6 +236,80 @@ describe('StatelessStack', () => {
     expect(JSON.stringify(statementsOf(built, 'Webhook'))).not.toMatch(/A2APushKey/);
   });
 
+  it('serves the A2A server behind a REST API whose two routes stream, throttled and access-logged', () => {
+    const fn = logicalId(built.stack, handlerOf(built, 'A2AServer').function);
+    const methods = template.findResources('AWS::ApiGateway::Method');
+    expect(
+      Object.values(methods)
+        .map((m) => m.Properties.HttpMethod)
+        .sort(),
+    ).toEqual(['GET', 'POST']);
+    for (const method of Object.values(methods)) {
+      expect(method.Properties.Integration).toMatchObject({
+        Type: 'AWS_PROXY',
+        ResponseTransferMode: 'STREAM',
+        TimeoutInMillis: 300_000,
+        Uri: {
+          'Fn::Join': [
+            '',
+            expect.arrayContaining([
+              ':lambda:path/2021-11-15/functions/',
+              { 'Fn::GetAtt': [fn, 'Arn'] },
+              '/response-streaming-invocations',
+            ]),
+          ],
+        },
+      });
+    }
+    const paths = Object.values(template.findResources('AWS::ApiGateway::Resource')).map(
+      (r) => r.Properties.PathPart,
+    );
+    expect(paths.sort()).toEqual(['.well-known', 'a2a', 'agent-card.json']);
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'stream',
+      AccessLogSetting: Match.objectLike({ Format: Match.stringLikeRegexp('requestId') }),
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 })],
+    });
+    expect(functionProps(built, 'A2AServer').Timeout).toBe(300);
+    template.hasOutput('A2AUrl', Match.anyValue());
+  });
+
+  it('grants the A2A server tasks in the table, both queues, the push key and the REST token', () => {
+    const statements = statementsOf(built, 'A2AServer');
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        {
+          Effect: 'Allow',
+          Action: [
+            'dynamodb:GetItem',
+            'dynamodb:PutItem',
+            'dynamodb:Query',
+            'dynamodb:UpdateItem',
+            'dynamodb:DeleteItem',
+          ],
+          Resource: { 'Fn::ImportValue': expect.stringMatching(/Conversations.*Arn/) },
+        },
+        expect.objectContaining({
+          Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
+          Resource: { 'Fn::ImportValue': expect.stringMatching(/A2APushKey/) },
+        }),
+        {
+          Effect: 'Allow',
+          Action: 'secretsmanager:GetSecretValue',
+          Resource: secretArn('switchboard/SWITCHBOARD_REST_TOKEN'),
+        },
+      ]),
+    );
+    for (const queue of [/QueuesJobs.*Arn/, /QueuesDelayed.*Arn/]) {
+      expect(statements).toContainEqual(
+        expect.objectContaining({
+          Action: expect.arrayContaining(['sqs:SendMessage']),
+          Resource: { 'Fn::ImportValue': expect.stringMatching(queue) },
+        }),
+      );
+    }
+  });
+
   it('generates the push key in the stateful stack, kept when the stack is deleted', () => {
     built.stateTemplate.hasResource('AWS::SecretsManager::Secret', {
       Properties: { GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) },
@@ -253,15 +327,16 @@ describe('StatelessStack', () => {
   });
 
   it('keeps every log group for a month', () => {
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 5);
-    template.resourceCountIs('AWS::Logs::LogGroup', 5);
+    // One per function, and the access logs of both APIs.
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 7);
+    template.resourceCountIs('AWS::Logs::LogGroup', 7);
   });
 
   it("alarms on each function's errors and on failed jobs", () => {
     template.resourcePropertiesCountIs(
       'AWS::CloudWatch::Alarm',
       { Namespace: 'AWS/Lambda', MetricName: 'Errors', Threshold: 1 },
-      4,
+      5,
     );
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'Switchboard',
@@ -279,7 +354,7 @@ describe('StatelessStack', () => {
     const exportName = outputs[0]?.Export?.Name;
     expect(exportName).toEqual(expect.any(String));
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5);
+    expect(alarms).toHaveLength(6);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([{ 'Fn::ImportValue': exportName }]);
     }
@@ -322,7 +397,7 @@ describe('StatelessStack', () => {
     for (const reason of reasons) expect(reason.length).toBeGreaterThan(40);
   });
 
-  it('bundles each handler into one small ESM file; only the worker carries the project', async () => {
+  it('bundles each handler into one small ESM file; only the worker and the A2A server carry the project', async () => {
     for (const name of Object.keys(FUNCTIONS) as (keyof typeof FUNCTIONS)[]) {
       const file = bundleFile(built, name);
       const { size } = await stat(file);
@@ -332,6 +407,10 @@ describe('StatelessStack', () => {
       expect(code).toContain('createRequire');
       // The example's call-time hook, reached only through the generated registry.
       expect(code.includes('demo-dealership')).toBe(name === 'Worker');
+      // The project itself (the A2A card's description), without its extension modules.
+      expect(code.includes('Finds cars in the catalog')).toBe(
+        name === 'Worker' || name === 'A2AServer',
+      );
     }
   });
 });

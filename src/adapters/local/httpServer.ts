@@ -93,8 +93,12 @@ async function answer(
     if (early && !(await drain(req))) {
       if (req.destroyed) throw new ClientGoneError();
     }
+    if (response.stream) {
+      await sendStream(req, res, response.status, response.headers ?? {}, response.stream);
+      return;
+    }
     res.writeHead(response.status, {
-      ...('headers' in response ? response.headers : {}),
+      ...response.headers,
       'content-type': 'application/json',
       ...(early ? { connection: 'close' } : {}),
     });
@@ -111,6 +115,35 @@ async function answer(
     });
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'internal error' }));
+  }
+}
+
+/**
+ * Writes a streamed answer a chunk at a time; a client that leaves ends the stream (its iterator
+ * is returned, so that whatever feeds it stops).
+ */
+async function sendStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  stream: AsyncIterable<string>,
+): Promise<void> {
+  res.writeHead(status, { 'content-type': 'text/event-stream', ...headers });
+  res.flushHeaders();
+  const iterator = stream[Symbol.asyncIterator]();
+  const gone = () => void iterator.return?.();
+  res.once('close', gone);
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done || res.destroyed) break;
+      res.write(next.value);
+    }
+  } finally {
+    res.off('close', gone);
+    if (!res.writableEnded) res.end();
+    if (req.destroyed) await iterator.return?.();
   }
 }
 

@@ -16,8 +16,8 @@ export interface DynamoInboxOptions {
 }
 
 /**
- * Accepted user messages, kept in the table from before the webhook answers until a worker has
- * run them. The local stack's queue lives in memory; with `--state` this is what makes an
+ * Accepted user messages (and channels' own jobs), kept in the table from before the webhook
+ * answers until a worker has run them. The local stack's queue lives in memory; with `--state` this is what makes an
  * accepted message survive a restart. (On AWS the SQS queue itself is durable.)
  */
 export class DynamoInbox {
@@ -64,7 +64,15 @@ export class DynamoInbox {
   }
 }
 
-/** A job queue that puts every user message in the inbox before it queues it. */
+/**
+ * Whether a job waits in the inbox until it has run: user messages, and channels' own jobs (the
+ * A2A server's push notifications and task deadlines), which no conversation's state recalls.
+ */
+export function keptInInbox(job: Job): boolean {
+  return job.type === 'user_message' || job.type === 'channel_work';
+}
+
+/** A job queue that puts every job the inbox keeps in it before it queues it. */
 export class InboxJobQueue implements JobQueue {
   constructor(
     private readonly queue: JobQueue,
@@ -72,7 +80,7 @@ export class InboxJobQueue implements JobQueue {
   ) {}
 
   async enqueue(jobs: readonly Job[]): Promise<void> {
-    for (const job of jobs) if (job.type === 'user_message') await this.inbox.add(job);
+    for (const job of jobs) if (keptInInbox(job)) await this.inbox.add(job);
     await this.queue.enqueue(jobs);
   }
 }

@@ -54,8 +54,36 @@ export const ModelGroup = strictObject({
 });
 export type ModelGroup = z.infer<typeof ModelGroup>;
 
+/** A skill the assistant's agent card advertises (by default, one per flow). */
+export const A2AServerSkill = strictObject({
+  id: NonEmptyString,
+  name: NonEmptyString.optional(),
+  description: NonEmptyString,
+  tags: z.array(NonEmptyString).default([]),
+  examples: z.array(NonEmptyString).default([]),
+});
+export type A2AServerSkill = z.infer<typeof A2AServerSkill>;
+
+/**
+ * How callers of the A2A server authenticate: an API key, and/or a JWT bearer token checked with
+ * a shared secret (HS256) or the keys of a JWKS endpoint, against `issuer` and `audience`.
+ */
+export const A2AServerAuth = strictObject({
+  /** A key callers send as `X-API-Key` (or as a bearer token). */
+  api_key: SecretRef.optional(),
+  issuer: NonEmptyString.optional(),
+  audience: NonEmptyString.optional(),
+  jwks_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  secret: SecretRef.optional(),
+}).refine((auth) => auth.api_key ?? auth.secret ?? auth.jwks_url, {
+  error: 'needs api_key, secret or jwks_url: something to check callers with',
+});
+export type A2AServerAuth = z.infer<typeof A2AServerAuth>;
+
 /** Switchboard as an A2A agent that other orchestrators call. */
 export const A2AServerConfig = strictObject({
+  /** The card's name; the project folder's name when absent. */
+  name: NonEmptyString.optional(),
   description: NonEmptyString,
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   include_conversation_repair: z.boolean().default(true),
@@ -63,13 +91,11 @@ export const A2AServerConfig = strictObject({
   a2a_message_cache_ttl_seconds: z.number().min(0).optional(),
   max_contexts: z.number().int().min(0).default(1000),
   agent_card_path: NonEmptyString.optional(),
-  /** JWT bearer authentication of callers: a shared secret or a JWKS endpoint. */
-  auth: strictObject({
-    issuer: NonEmptyString.optional(),
-    audience: NonEmptyString.optional(),
-    jwks_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    secret: SecretRef.optional(),
-  }).optional(),
+  /** The card's skills; by default one per flow, from its description. */
+  skills: z.array(A2AServerSkill).optional(),
+  /** Whether callers may register push notification configs. */
+  push_notifications: z.boolean().default(true),
+  auth: A2AServerAuth.optional(),
 });
 export type A2AServerConfig = z.infer<typeof A2AServerConfig>;
 

@@ -6,22 +6,29 @@ import { readProjectFile } from '../projectTree.js';
 import type { YamlSource } from '../yamlSource.js';
 import { resolveProjectFile } from './references.js';
 
-/** The few card fields we rely on (v0.3 `url` or v1.0 `supportedInterfaces`); others pass. */
-const CardShape = z
-  .looseObject({
-    name: z.string().min(1),
-    url: z.string().optional(),
-    supportedInterfaces: z.array(z.unknown()).optional(),
-  })
-  .refine((card) => card.url !== undefined || card.supportedInterfaces !== undefined, {
-    error: 'has neither "url" (A2A 0.3) nor "supportedInterfaces" (A2A 1.0)',
-  });
+/** The few card fields we rely on: a name, and where the agent is served (checked apart). */
+const CardFields = z.looseObject({
+  name: z.string({ error: 'is missing' }).min(1, { error: 'must not be empty' }),
+  url: z.string().optional(),
+  supportedInterfaces: z.array(z.unknown()).optional(),
+});
+/** A card of an agent to call: v0.3 `url` or v1.0 `supportedInterfaces`; other fields pass. */
+const CardShape = CardFields.refine(
+  (card) => card.url !== undefined || card.supportedInterfaces !== undefined,
+  { error: 'has neither "url" (A2A 0.3) nor "supportedInterfaces" (A2A 1.0)' },
+);
+
+export interface CardOptions {
+  /** `optional` for a card whose interfaces are replaced by the served ones (a2a_server). */
+  readonly interfaces?: 'required' | 'optional';
+}
 
 export async function readAgentCard(
   ctx: LoadContext,
   source: YamlSource,
   path: KeyPath,
   reference: string,
+  options: CardOptions = {},
 ): Promise<AgentCardSource | undefined> {
   const where = formatKeyPath(path);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(reference)) {
@@ -53,7 +60,7 @@ export async function readAgentCard(
     );
     return undefined;
   }
-  const card = CardShape.safeParse(json);
+  const card = (options.interfaces === 'optional' ? CardFields : CardShape).safeParse(json);
   if (!card.success) {
     const first = card.error.issues[0];
     const field = first && first.path.length > 0 ? `"${first.path.join('.')}" ` : '';

@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type {
+  APIGatewayProxyEvent,
   APIGatewayProxyEventV2,
   Context,
   SQSBatchResponse,
@@ -58,6 +59,11 @@ export interface FunctionsHarness {
    * build does, then the handler imported (once per test file, as a container starts once).
    */
   worker(projectDir: string): Promise<DeployedWorker>;
+  /**
+   * The bundle of the project in `projectDir`, generated as the build does, for the functions that
+   * import it; a test file deploys one project, whichever functions it imports.
+   */
+  deploy(projectDir: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -77,6 +83,7 @@ export async function startFunctionsHarness(
   const tableName = `${prefix}-conversations`;
   await ensureTable(dynamo, tableName);
   const queues = await ensureQueues(sqs, { prefix, visibilityTimeoutSeconds: 30 });
+  let deployed: { projectDir: string; bundleDir: string } | undefined;
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -93,7 +100,7 @@ export async function startFunctionsHarness(
     POWERTOOLS_TRACE_ENABLED: 'false',
     ...env,
   });
-  return {
+  const harness: FunctionsHarness = {
     tableName,
     queues,
     sqs,
@@ -119,13 +126,22 @@ export async function startFunctionsHarness(
       }));
     },
     async worker(projectDir) {
-      // The handler module, imported once, keeps the first bundle it read.
-      if (bundle.registryFile) throw new Error('a test file deploys one worker');
-      const bundleDir = await tempDir('switchboard-bundle-');
-      const { registryFile } = await generateAssistantBundle(projectDir, undefined, bundleDir);
-      bundle.registryFile = registryFile;
+      const bundleDir = await harness.deploy(projectDir);
       const { handler } = await import('../../../functions/worker.js');
       return { handler, bundleDir };
+    },
+    async deploy(projectDir) {
+      // The handler modules, imported once, keep the first bundle they read.
+      if (deployed && deployed.projectDir !== projectDir) {
+        throw new Error('a test file deploys one project');
+      }
+      if (!deployed) {
+        const bundleDir = await tempDir('switchboard-bundle-');
+        const { registryFile } = await generateAssistantBundle(projectDir, undefined, bundleDir);
+        bundle.registryFile = registryFile;
+        deployed = { projectDir, bundleDir };
+      }
+      return deployed.bundleDir;
     },
     async close() {
       dynamo.destroy();
@@ -133,6 +149,7 @@ export async function startFunctionsHarness(
       await Promise.all([dynalite.close(), fauxqs.close()]);
     },
   };
+  return harness;
 }
 
 /** A Lambda context with a minute left. */
@@ -217,6 +234,47 @@ export function httpEvent(
       stage: '$default',
       time: new Date().toISOString(),
       timeEpoch: Date.now(),
+    },
+  };
+}
+
+/** An API Gateway REST API (payload 1.0) request on the stage `stream`. */
+export function restEvent(
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string> } = {},
+): APIGatewayProxyEvent {
+  const headers = {
+    host: 'a2a.example.com',
+    'content-type': 'application/json',
+    ...options.headers,
+  };
+  return {
+    httpMethod: method,
+    path,
+    resource: path,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: options.body ?? null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'api',
+      authorizer: undefined,
+      domainName: 'a2a.example.com',
+      httpMethod: method,
+      identity: { sourceIp: '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
+      path: `/stream${path}`,
+      protocol: 'HTTP/1.1',
+      requestId: randomUUID(),
+      requestTimeEpoch: Date.now(),
+      resourceId: 'resource',
+      resourcePath: path,
+      stage: 'stream',
     },
   };
 }

@@ -473,6 +473,46 @@ const cases: RuleCase[] = [
     ],
   },
   {
+    rule: 'the A2A server checks callers with something',
+    files: {
+      'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}a2a_server:
+  description: Books test drives.
+  auth:
+    issuer: https://issuer.example
+`,
+    },
+    errors: [
+      'endpoints.yml:13:5: a2a_server.auth needs api_key, secret or jwks_url: something to check callers with',
+    ],
+  },
+  {
+    rule: 'the A2A server lists each skill once',
+    files: {
+      'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}a2a_server:
+  description: Books test drives.
+  skills:
+    - id: book
+      description: Books a test drive.
+    - id: book
+      description: Books it again.
+`,
+    },
+    errors: ['endpoints.yml:15:11: a2a_server.skills[1].id "book" is listed twice'],
+  },
+  {
+    rule: 'the A2A server static card is a JSON file of the project with a name',
+    files: {
+      'endpoints.yml': `${BASE_PROJECT['endpoints.yml']}a2a_server:
+  description: Books test drives.
+  agent_card_path: card.json
+`,
+      'card.json': '{"description": "no name"}',
+    },
+    errors: [
+      'endpoints.yml:12:20: a2a_server.agent_card_path: agent card card.json "name" is missing',
+    ],
+  },
+  {
     rule: 'the command generator model group exists',
     files: {
       'config.yml':

@@ -234,6 +234,20 @@ describe('DialogueEngine', () => {
     expect(c.state.stack).toEqual([]);
   });
 
+  it('acts on commands the channel gives with the message, without calling the model', async () => {
+    const c = await start();
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+    const result = await c.engine.handleMessage(
+      c.state,
+      { text: '', commands: [{ command: 'cancel flow' }] },
+      c.ports,
+    );
+    expect(result.messages.map((m) => m.text)).toEqual(["All right, I've stopped transfer_money."]);
+    expect(result.state.stack).toEqual([]);
+    expect(c.ports.llm.prompts).toHaveLength(1);
+  });
+
   it('digresses to another flow and offers to go back', async () => {
     const c = await start();
     c.ports.llm.reply('start flow transfer_money\nset slot recipient Bob');

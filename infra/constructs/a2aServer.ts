@@ -1,0 +1,108 @@
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { HandlerFunction } from './handlerFunction.js';
+import { StreamingEndpoint } from './streamingEndpoint.js';
+
+/** How long an A2A request (a stream, at most) may take: streams end a minute earlier. */
+export const A2A_SERVER_TIMEOUT = Duration.minutes(5);
+/** Steady A2A requests per second, and the burst above it. */
+export const A2A_SERVER_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
+
+export interface A2AServerProps {
+  /** The environment every function gets (table, queues, secret prefix, ttl). */
+  readonly environment: Readonly<Record<string, string>>;
+  readonly table: ITableV2;
+  readonly jobsQueue: IQueue;
+  readonly delayQueue: IQueue;
+  readonly registryFile: string;
+  readonly secretPrefix: string;
+  /** The secrets `a2a_server.auth` names, without the prefix. */
+  readonly secretNames: readonly string[];
+  /** The REST token's secret, which guards the routes when `a2a_server.auth` is absent. */
+  readonly restTokenSecret?: string;
+  /** The key push notification credentials are sealed with. */
+  readonly pushKey: ISecret;
+  readonly logRetention: RetentionDays;
+  readonly alarmAction: IAlarmAction;
+}
+
+/**
+ * The assistant as an A2A agent: the A2A server function (the project bundled, as the card and
+ * the callers' check need it) behind a REST API whose routes stream, with what it may touch:
+ * tasks, message claims and open contexts in the table, both job queues (a turn, a task's deadline), the push
+ * key, the secrets of `a2a_server.auth` and the REST token.
+ */
+export class A2AServer extends Construct {
+  readonly function: HandlerFunction;
+  readonly endpoint: StreamingEndpoint;
+
+  constructor(scope: Construct, id: string, props: A2AServerProps) {
+    super(scope, id);
+    this.function = new HandlerFunction(this, 'Function', {
+      entry: 'a2aServer.ts',
+      description: 'Switchboard A2A server: agent card and JSON-RPC, streamed',
+      memorySize: 512,
+      timeout: A2A_SERVER_TIMEOUT,
+      logRetention: props.logRetention,
+      alarmAction: props.alarmAction,
+      registryFile: props.registryFile,
+      environment: {
+        ...props.environment,
+        REPLY_WAIT_MS: '20000',
+        A2A_PUSH_KEY_SECRET: props.pushKey.secretArn,
+        ...(props.restTokenSecret ? { REST_TOKEN_SECRET: props.restTokenSecret } : {}),
+      },
+    });
+    const role = this.function.role;
+    props.table.grant(
+      role,
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      // The slots of open contexts (a counter) and the markers of closed ones (max_contexts).
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    );
+    props.jobsQueue.grantSendMessages(role);
+    props.delayQueue.grantSendMessages(role);
+    props.pushKey.grantRead(role);
+    const stack = Stack.of(this);
+    const names = [
+      ...props.secretNames.map((name) => `${props.secretPrefix}${name}`),
+      ...(props.restTokenSecret ? [props.restTokenSecret] : []),
+    ];
+    if (names.length > 0) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          // Secrets Manager appends six random characters to a secret's name in its ARN.
+          resources: names.map((name) =>
+            stack.formatArn({
+              service: 'secretsmanager',
+              resource: 'secret',
+              resourceName: `${name}-??????`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          ),
+        }),
+      );
+    }
+    this.endpoint = new StreamingEndpoint(this, 'Endpoint', {
+      description: 'Switchboard A2A server: /.well-known/agent-card.json and /a2a, streamed',
+      handler: this.function.function,
+      routes: [
+        { path: '/.well-known/agent-card.json', method: 'GET' },
+        { path: '/a2a', method: 'POST' },
+      ],
+      timeout: A2A_SERVER_TIMEOUT,
+      logRetention: props.logRetention,
+      throttle: A2A_SERVER_THROTTLE,
+    });
+  }
+}

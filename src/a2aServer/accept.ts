@@ -1,0 +1,191 @@
+/**
+ * A message becomes a turn: its message id is claimed (a repeat joins the turn it started), its
+ * task is written (a new one, or the one it continues, with the user's message in its history)
+ * and the turn's job is queued. The task is written before the job is queued, so the worker always
+ * finds the task it folds the turn into.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Message, SendMessageRequest } from '@a2a-js/sdk';
+import {
+  RequestMalformedError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import type { A2AServerSettings } from '../assistant/index.js';
+import type { Job, JobQueue } from '../runtime/index.js';
+import { openContext } from './contexts.js';
+import {
+  A2A_CHANNEL,
+  conversationOf,
+  conversationOfTask,
+  newTaskId,
+  taskOfTurn,
+  turnIdOf,
+} from './ids.js';
+import { queuePushes } from './push.js';
+import { type PushTargetDeps, pushTargetOf, withTarget } from './pushTargets.js';
+import { messageJson, TASK_RECORD_VERSION, type TaskRecord, TERMINAL } from './record.js';
+import type { A2ATaskStore } from './taskStore.js';
+import { changeTask } from './tasks.js';
+import { withState } from './updates.js';
+
+export interface AcceptDeps extends PushTargetDeps {
+  readonly settings: A2AServerSettings;
+  readonly tasks: A2ATaskStore;
+  readonly queue: JobQueue;
+  readonly now: () => number;
+}
+
+/** A message taken on: the turn to wait for, in its task and conversation. */
+export interface Accepted {
+  readonly conversationId: string;
+  readonly taskId: string;
+  readonly turnId: string;
+  readonly record: TaskRecord;
+}
+
+export async function acceptMessage(
+  request: SendMessageRequest,
+  deps: AcceptDeps,
+  protocol: TaskRecord['protocol'],
+  caller: string,
+): Promise<Accepted> {
+  const message = request.message;
+  if (!message?.messageId) throw new RequestMalformedError('the message needs a messageId');
+  const text = textOf(message);
+  const data = message.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value] : []));
+  const now = deps.now();
+  const existing = message.taskId ? await continued(message, deps) : undefined;
+  const contextId = existing?.context_id ?? (message.contextId || randomUUID());
+  const conversationId = conversationOf(contextId);
+  const taskId = existing?.id ?? newTaskId(conversationId);
+  const jobId = `a2a-${randomUUID()}`;
+  const turnId = turnIdOf(taskId, jobId);
+
+  const ttl =
+    (deps.settings.a2a_message_cache_ttl_seconds ?? deps.settings.task_timeout_seconds) * 1000;
+  if (ttl > 0) {
+    const key = `${caller}\n${message.messageId}`;
+    const holder = await deps.tasks.claimMessage(key, turnId, now + ttl);
+    const heldTask = holder && taskOfTurn(holder);
+    const heldIn = heldTask && conversationOfTask(heldTask);
+    if (holder && heldTask && heldIn) {
+      const record = await deps.tasks.load(heldIn, heldTask);
+      if (record) return { conversationId: heldIn, taskId: heldTask, turnId: holder, record };
+    }
+  }
+  const user = messageJson({ ...message, contextId, taskId });
+  const timeout = deps.settings.task_timeout_seconds * 1000;
+  const turn = { id: turnId, settled: false };
+  const deadline = timeout > 0 ? { deadline: now + timeout } : {};
+  const config = request.configuration?.taskPushNotificationConfig;
+  const target = config
+    ? await pushTargetOf(deps, { ...config, taskId }, protocol, (existing?.next_seq ?? 0) - 1)
+    : undefined;
+  if (!existing) await openContext(deps, conversationId);
+  const record = existing
+    ? await changeTask(deps.tasks, conversationId, taskId, (r) => {
+        if (TERMINAL.has(r.state)) throw terminal(r);
+        const next = { ...r, turn: { ...turn, version: r.turn.version }, ...deadline };
+        const pushed = target ? withTarget(next, target) : next;
+        return withState({ ...pushed, history: [...r.history, user] }, 'TASK_STATE_WORKING', now);
+      })
+    : await create(deps, conversationId, {
+        v: TASK_RECORD_VERSION,
+        id: taskId,
+        context_id: contextId,
+        version: 1,
+        created_at: now,
+        state: 'TASK_STATE_SUBMITTED',
+        status_at: now,
+        history: [user],
+        artifacts: [],
+        slots: {},
+        turn: { ...turn, version: 0 },
+        updates: [],
+        next_seq: 0,
+        ...deadline,
+        protocol,
+        push: target ? [target] : [],
+      });
+  if (!record) throw new TaskNotFoundError(`task ${taskId} was not found`);
+  const job: Job = {
+    type: 'user_message',
+    id: jobId,
+    conversation_id: conversationId,
+    turn_id: turnId,
+    text,
+    metadata: {
+      ...(message.metadata ?? {}),
+      ...(request.metadata ?? {}),
+      a2a: {
+        context_id: contextId,
+        task_id: taskId,
+        message_id: message.messageId,
+        caller,
+        ...(data.length > 0 ? { data } : {}),
+      },
+    },
+    channel: A2A_CHANNEL,
+  };
+  try {
+    await deps.queue.enqueue([
+      job,
+      ...(timeout > 0 ? [timeoutJob(job, taskId, now + timeout)] : []),
+    ]);
+  } catch (error) {
+    // Nothing will run the turn: the task must not wait for it.
+    await changeTask(deps.tasks, conversationId, taskId, (r) =>
+      r.turn.id === turnId ? withState(r, 'TASK_STATE_FAILED', deps.now()) : undefined,
+    );
+    throw error;
+  }
+  await queuePushes(deps, conversationId, record);
+  return { conversationId, taskId, turnId, record };
+}
+
+/** The job that fails the task if its turn is still going on at `deadline`. */
+function timeoutJob(turn: Job, taskId: string, deadline: number): Job {
+  return {
+    type: 'channel_work',
+    id: `${turn.id}-timeout`,
+    conversation_id: turn.conversation_id,
+    turn_id: turn.turn_id,
+    channel: A2A_CHANNEL,
+    work: { kind: 'timeout', task_id: taskId },
+    not_before: deadline,
+  };
+}
+
+/** The task a message continues: it must exist, be in the message's context and not be over. */
+async function continued(message: Message, deps: AcceptDeps): Promise<TaskRecord> {
+  const conversationId = conversationOfTask(message.taskId);
+  const record = conversationId && (await deps.tasks.load(conversationId, message.taskId));
+  if (!record) throw new TaskNotFoundError(`task ${message.taskId} was not found`);
+  if (message.contextId && message.contextId !== record.context_id) {
+    throw new RequestMalformedError(
+      `task ${record.id} belongs to context ${record.context_id}, not ${message.contextId}`,
+    );
+  }
+  if (TERMINAL.has(record.state)) throw terminal(record);
+  return record;
+}
+
+function terminal(record: TaskRecord): Error {
+  return new UnsupportedOperationError(
+    `task ${record.id} is ${record.state} and takes no more messages; send without a taskId to start a new task`,
+  );
+}
+
+async function create(deps: AcceptDeps, conversationId: string, record: TaskRecord) {
+  return (await deps.tasks.save(conversationId, record)) ? record : undefined;
+}
+
+/** The user's text: the message's text parts, one per line. */
+function textOf(message: Message): string {
+  const texts = message.parts.flatMap((p) =>
+    p.content?.$case === 'text' ? [p.content.value] : [],
+  );
+  if (texts.length === 0) throw new RequestMalformedError('the message needs a text part');
+  return texts.join('\n');
+}

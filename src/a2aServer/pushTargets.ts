@@ -1,0 +1,95 @@
+/**
+ * Push notification configs of a task, kept in its item: created (also with a `SendMessage`),
+ * read, listed and deleted. Their token and credentials are sealed; a new config gets the
+ * updates recorded after it, not the earlier ones.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
+import {
+  PushNotificationNotSupportedError,
+  RequestMalformedError,
+  TaskNotFoundError,
+} from '@a2a-js/sdk/errors';
+import { PUSH_TARGET_LIMIT, type PushTarget, type TaskRecord } from './record.js';
+import { seal, unseal } from './seal.js';
+
+export interface PushTargetDeps {
+  /** `a2a_server.push_notifications`. */
+  readonly pushEnabled: boolean;
+  /** The key push credentials are sealed with; without one, no configs are taken. */
+  readonly pushKey?: () => Promise<string>;
+}
+
+/** The target a config asks for, its credentials sealed; it gets updates after `delivered`. */
+export async function pushTargetOf(
+  deps: PushTargetDeps,
+  config: TaskPushNotificationConfig,
+  protocol: PushTarget['protocol'],
+  delivered: number,
+): Promise<PushTarget> {
+  if (!deps.pushEnabled || !deps.pushKey) {
+    throw new PushNotificationNotSupportedError('this agent sends no push notifications');
+  }
+  if (!/^https?:\/\//i.test(config.url) || !URL.canParse(config.url)) {
+    throw new RequestMalformedError('the push notification url must be an http(s) URL');
+  }
+  const secrets = {
+    ...(config.token ? { token: config.token } : {}),
+    ...(config.authentication?.credentials
+      ? { credentials: config.authentication.credentials }
+      : {}),
+  };
+  const scheme = config.authentication?.scheme;
+  return {
+    id: config.id || randomUUID(),
+    url: config.url,
+    ...(Object.keys(secrets).length > 0 ? { sealed: seal(await deps.pushKey(), secrets) } : {}),
+    ...(scheme ? { scheme } : {}),
+    delivered,
+    protocol,
+  };
+}
+
+/** The task with the target added, or replacing the one of its id. */
+export function withTarget(record: TaskRecord, target: PushTarget): TaskRecord {
+  const others = record.push.filter((t) => t.id !== target.id);
+  if (others.length >= PUSH_TARGET_LIMIT) {
+    throw new RequestMalformedError(
+      `a task takes at most ${PUSH_TARGET_LIMIT} push notification configs`,
+    );
+  }
+  return { ...record, version: record.version + 1, push: [...others, target] };
+}
+
+export function withoutTarget(record: TaskRecord, id: string): TaskRecord | undefined {
+  if (!record.push.some((t) => t.id === id)) return undefined;
+  return { ...record, version: record.version + 1, push: record.push.filter((t) => t.id !== id) };
+}
+
+/** A target as the protocol shows it, its credentials opened. */
+export async function configOf(
+  deps: PushTargetDeps,
+  record: TaskRecord,
+  target: PushTarget,
+): Promise<TaskPushNotificationConfig> {
+  const secrets = target.sealed && deps.pushKey ? unseal(await deps.pushKey(), target.sealed) : {};
+  return {
+    tenant: '',
+    id: target.id,
+    taskId: record.id,
+    url: target.url,
+    token: secrets.token ?? '',
+    authentication:
+      target.scheme || secrets.credentials
+        ? { scheme: target.scheme ?? '', credentials: secrets.credentials ?? '' }
+        : undefined,
+  };
+}
+
+export function targetOf(record: TaskRecord, id: string): PushTarget {
+  const target = record.push.find((t) => t.id === id);
+  if (!target) {
+    throw new TaskNotFoundError(`task ${record.id} has no push notification config ${id}`);
+  }
+  return target;
+}
