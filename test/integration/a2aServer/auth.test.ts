@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callerCheck } from '../../../src/a2aServer/index.js';
 import { A2AServerAuth } from '../../../src/assistant/index.js';
 import {
@@ -80,19 +80,47 @@ describe('callers with JWTs', () => {
   });
 
   it('reads the JWKS once, and again for a key id it does not know yet', async () => {
-    let now = NOW;
-    const check = callerCheck(A2AServerAuth.parse({ jwks_url: jwks.url }), secrets, {
-      now: () => now,
-    });
-    const before = jwks.reads;
-    await check(bearer(jwt(claims, rsa)));
-    await check(bearer(jwt(claims, ec)));
-    expect(jwks.reads - before).toBe(1);
-    now += 60_000;
-    await expect(check(bearer(jwt(claims, stranger, { kid: 'rotated' })))).rejects.toThrow(
-      /no key/,
+    // The key set's cache and its 30-second cooldown run on the wall clock.
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    try {
+      const check = callerCheck(A2AServerAuth.parse({ jwks_url: jwks.url }), secrets, {
+        now: () => Date.now(),
+      });
+      const before = jwks.reads;
+      await check(bearer(jwt(claims, rsa)));
+      await check(bearer(jwt(claims, ec)));
+      expect(jwks.reads - before).toBe(1);
+      await expect(check(bearer(jwt(claims, stranger, { kid: 'rotated' })))).rejects.toThrow(
+        'no key with id rotated in the JWKS',
+      );
+      expect(jwks.reads - before).toBe(1);
+      vi.setSystemTime(NOW + 60_000);
+      await expect(check(bearer(jwt(claims, stranger, { kid: 'rotated' })))).rejects.toThrow(
+        /no key/,
+      );
+      expect(jwks.reads - before).toBe(2);
+      vi.setSystemTime(NOW + 6 * 60_000);
+      await check(bearer(jwt({ ...claims, exp: seconds + 3600 }, rsa)));
+      expect(jwks.reads - before).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses tokens without exp, tokens that are no JWT, and says when the JWKS cannot be read', async () => {
+    const { exp: _exp, ...noExp } = claims;
+    await expect(withJwks()(bearer(jwt(noExp, rsa)))).rejects.toThrow('the JWT has no exp');
+    await expect(withJwks()(bearer('opaque-token'))).rejects.toThrow(
+      'the bearer token is not a JWT',
     );
-    expect(jwks.reads - before).toBe(2);
+    const down = callerCheck(
+      A2AServerAuth.parse({ jwks_url: 'http://127.0.0.1:9/jwks.json' }),
+      secrets,
+      { now: () => NOW },
+    );
+    await expect(down(bearer(jwt(claims, rsa)))).rejects.toThrow(
+      'the JWKS at http://127.0.0.1:9/jwks.json could not be read',
+    );
   });
 
   it('checks HS256 tokens against the shared secret', async () => {
