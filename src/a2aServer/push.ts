@@ -20,6 +20,7 @@ import {
 } from '../resilience/index.js';
 import type { ChannelWork, Job, JobQueue } from '../runtime/index.js';
 import { A2A_CHANNEL } from './ids.js';
+import { inwardTargetReason, type Resolve } from './pushAddress.js';
 import { missedUpdates, type PushTarget, type TaskRecord, toTask } from './record.js';
 import { unseal } from './seal.js';
 import type { A2ATaskStore } from './taskStore.js';
@@ -45,6 +46,10 @@ export interface PushDeps {
   readonly logger?: Logger;
   readonly random?: () => number;
   readonly fetch?: typeof fetch;
+  /** Whether targets in the server's own network are sent to (the local stack). */
+  readonly pushToOwnNetwork?: boolean;
+  /** Resolves a target's host name (DNS by default). */
+  readonly resolve?: Resolve;
 }
 
 /** Queues the sending of a task's updates its targets have not had (nothing when none). */
@@ -151,6 +156,16 @@ async function post(
         : {}),
   };
   const fields = { taskId: record.id, target: target.id, seq };
+  const inward = deps.pushToOwnNetwork
+    ? undefined
+    : await inwardTargetReason(new URL(target.url), deps.resolve);
+  if (inward !== undefined) {
+    deps.logger?.warn('a push notification target is refused; it is not sent to', {
+      ...fields,
+      reason: inward,
+    });
+    return 'sent';
+  }
   try {
     const response = await (deps.fetch ?? fetch)(target.url, {
       method: 'POST',

@@ -10,6 +10,7 @@ import {
   RequestMalformedError,
   TaskNotFoundError,
 } from '@a2a-js/sdk/errors';
+import { inwardHostReason } from './pushAddress.js';
 import { PUSH_TARGET_LIMIT, type PushTarget, type TaskRecord } from './record.js';
 import { seal, unseal } from './seal.js';
 
@@ -18,6 +19,8 @@ export interface PushTargetDeps {
   readonly pushEnabled: boolean;
   /** The key push credentials are sealed with; without one, no configs are taken. */
   readonly pushKey?: () => Promise<string>;
+  /** Whether targets in the server's own network are taken (the local stack); see pushAddress. */
+  readonly pushToOwnNetwork?: boolean;
 }
 
 /** The target a config asks for, its credentials sealed; it gets updates after `delivered`. */
@@ -32,6 +35,12 @@ export async function pushTargetOf(
   }
   if (!/^https?:\/\//i.test(config.url) || !URL.canParse(config.url)) {
     throw new RequestMalformedError('the push notification url must be an http(s) URL');
+  }
+  const inward = deps.pushToOwnNetwork ? undefined : inwardHostReason(new URL(config.url));
+  if (inward !== undefined) {
+    throw new RequestMalformedError(
+      `the push notification url is refused: ${inward}, which this agent does not send to`,
+    );
   }
   const secrets = {
     ...(config.token ? { token: config.token } : {}),

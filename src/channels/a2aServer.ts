@@ -58,6 +58,11 @@ export interface A2AServerChannelOptions {
   readonly logger?: Logger;
   /** Reads the JWKS and sends push notifications (the global fetch by default). */
   readonly fetch?: typeof fetch;
+  /**
+   * Whether push notifications may go to addresses in the server's own network (loopback,
+   * private, link-local): the local stack allows them, a deployed server does not.
+   */
+  readonly pushToOwnNetwork?: boolean;
 }
 
 export function a2aServerChannel(
@@ -85,6 +90,7 @@ export function a2aServerChannel(
     queue: context.queue,
     now: context.now,
     pushEnabled,
+    pushToOwnNetwork: options.pushToOwnNetwork ?? false,
     ...(options.pushKey ? { pushKey: options.pushKey } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),

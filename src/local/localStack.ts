@@ -171,6 +171,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
                 pushKey,
                 logger,
                 baseUrl: () => url,
+                // A caller on the same machine or network is the usual case here.
+                pushToOwnNetwork: true,
               }),
             ]
           : []),

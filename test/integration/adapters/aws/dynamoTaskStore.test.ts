@@ -70,7 +70,7 @@ describe('DynamoTaskStore', () => {
         tenant: '',
         id: 'p',
         taskId: id,
-        url: 'http://127.0.0.1:9/push',
+        url: 'https://receiver.example/push',
         token: 'plain-token-4711',
         authentication: { scheme: 'Bearer', credentials: 'plain-credentials-0815' },
       },
@@ -82,7 +82,7 @@ describe('DynamoTaskStore', () => {
       new ScanCommand({ TableName: emulators.tableName }),
     );
     const text = JSON.stringify(items.Items);
-    expect(text).toContain('http://127.0.0.1:9/push');
+    expect(text).toContain('https://receiver.example/push');
     expect(text).not.toContain('plain-token-4711');
     expect(text).not.toContain('plain-credentials-0815');
   });
