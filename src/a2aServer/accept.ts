@@ -24,7 +24,7 @@ import {
 } from './ids.js';
 import { queuePushes } from './push.js';
 import { type PushTargetDeps, pushTargetOf, withTarget } from './pushTargets.js';
-import { messageJson, TASK_RECORD_VERSION, type TaskRecord, TERMINAL } from './record.js';
+import { messageJson, seenBy, TASK_RECORD_VERSION, type TaskRecord, TERMINAL } from './record.js';
 import type { A2ATaskStore } from './taskStore.js';
 import { changeTask } from './tasks.js';
 import { withState } from './updates.js';
@@ -55,9 +55,10 @@ export async function acceptMessage(
   const text = textOf(message);
   const data = message.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value] : []));
   const now = deps.now();
-  const existing = message.taskId ? await continued(message, deps) : undefined;
+  const existing = message.taskId ? await continued(message, deps, caller) : undefined;
   const contextId = existing?.context_id ?? (message.contextId || randomUUID());
   const conversationId = conversationOf(contextId);
+  if (!existing && message.contextId) await checkContextCaller(deps, conversationId, caller);
   const taskId = existing?.id ?? newTaskId(conversationId);
   const jobId = `a2a-${randomUUID()}`;
   const turnId = turnIdOf(taskId, jobId);
@@ -107,6 +108,7 @@ export async function acceptMessage(
         ...deadline,
         protocol,
         push: target ? [target] : [],
+        caller,
       });
   if (!record) throw new TaskNotFoundError(`task ${taskId} was not found`);
   const job: Job = {
@@ -157,11 +159,16 @@ function timeoutJob(turn: Job, taskId: string, deadline: number): Job {
   };
 }
 
-/** The task a message continues: it must exist, be in the message's context and not be over. */
-async function continued(message: Message, deps: AcceptDeps): Promise<TaskRecord> {
+/**
+ * The task a message continues: it must exist, be the caller's, be in the message's context and
+ * not be over.
+ */
+async function continued(message: Message, deps: AcceptDeps, caller: string): Promise<TaskRecord> {
   const conversationId = conversationOfTask(message.taskId);
   const record = conversationId && (await deps.tasks.load(conversationId, message.taskId));
-  if (!record) throw new TaskNotFoundError(`task ${message.taskId} was not found`);
+  if (!record || !seenBy(record, caller)) {
+    throw new TaskNotFoundError(`task ${message.taskId} was not found`);
+  }
   if (message.contextId && message.contextId !== record.context_id) {
     throw new RequestMalformedError(
       `task ${record.id} belongs to context ${record.context_id}, not ${message.contextId}`,
@@ -169,6 +176,16 @@ async function continued(message: Message, deps: AcceptDeps): Promise<TaskRecord
   }
   if (TERMINAL.has(record.state)) throw terminal(record);
   return record;
+}
+
+/** A context a caller names is one no other caller has tasks in. */
+async function checkContextCaller(deps: AcceptDeps, conversationId: string, caller: string) {
+  const tasks = await deps.tasks.list(conversationId);
+  if (tasks.some((r) => !seenBy(r, caller))) {
+    throw new RequestMalformedError(
+      'this contextId is taken by another caller: send without one to start a new context',
+    );
+  }
 }
 
 function terminal(record: TaskRecord): Error {

@@ -34,7 +34,7 @@ import { cancelTask } from './cancel.js';
 import { conversationOfTask } from './ids.js';
 import { listTasks } from './list.js';
 import { configOf, pushTargetOf, targetOf, withoutTarget, withTarget } from './pushTargets.js';
-import { type TaskRecord, TERMINAL, toTask } from './record.js';
+import { seenBy, type TaskRecord, TERMINAL, toTask } from './record.js';
 import { changeTask, readTask } from './tasks.js';
 import { part } from './updates.js';
 import { followTask, turnOver, type WatchDeps, watchTask } from './watch.js';
@@ -108,7 +108,7 @@ export class TaskRequestHandler implements A2ARequestHandler {
   }
 
   async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
-    return listTasks(this.deps, params);
+    return listTasks(this.deps, params, this.caller.name);
   }
 
   async cancelTask(params: CancelTaskRequest): Promise<Task> {
@@ -190,7 +190,9 @@ export class TaskRequestHandler implements A2ARequestHandler {
     const conversationId = conversationOfTask(taskId);
     const record =
       conversationId && (await readTask(this.deps.tasks, conversationId, taskId, this.deps.now));
-    if (!record) throw new TaskNotFoundError(`task ${taskId} was not found`);
+    if (!record || !seenBy(record, this.caller.name)) {
+      throw new TaskNotFoundError(`task ${taskId} was not found`);
+    }
     return record;
   }
 }

@@ -11,7 +11,7 @@ import {
 } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { conversationOf } from './ids.js';
-import { toTask } from './record.js';
+import { seenBy, toTask } from './record.js';
 import type { A2ATaskStore } from './taskStore.js';
 
 const DEFAULT_PAGE = 50;
@@ -20,6 +20,7 @@ const LARGEST_PAGE = 100;
 export async function listTasks(
   deps: { readonly tasks: A2ATaskStore },
   params: ListTasksRequest,
+  caller: string,
 ): Promise<ListTasksResponse> {
   if (!params.contextId) {
     throw new RequestMalformedError('ListTasks lists the tasks of one context: give its contextId');
@@ -33,7 +34,7 @@ export async function listTasks(
     params.status === TaskState.TASK_STATE_UNSPECIFIED ? undefined : taskStateToJSON(params.status);
   const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
   const records = (await deps.tasks.list(conversationOf(params.contextId)))
-    .filter((r) => r.context_id === params.contextId)
+    .filter((r) => r.context_id === params.contextId && seenBy(r, caller))
     .filter((r) => state === undefined || r.state === state)
     .filter((r) => after === undefined || r.status_at > after)
     .sort((a, b) => b.status_at - a.status_at);

@@ -90,8 +90,18 @@ export const TaskRecord = z.object({
   /** The protocol version the task was created with. */
   protocol: z.enum(['1.0', '0.3']),
   push: z.array(PushTarget).default([]),
+  /**
+   * The caller that created the task (the JWT's subject, `api-key` or `api-token`): the only one
+   * that sees it, continues it or cancels it. Absent on tasks created before callers were kept.
+   */
+  caller: z.string().optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
+
+/** Whether a caller may see a task: the one that created it (any, for tasks of no recorded caller). */
+export function seenBy(record: TaskRecord, caller: string): boolean {
+  return record.caller === undefined || record.caller === caller;
+}
 
 /** A stored task of a version this code does not read. Code `A2A_TASK_VERSION_UNSUPPORTED`. */
 export class TaskRecordVersionError extends SwitchboardError {

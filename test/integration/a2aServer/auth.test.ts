@@ -163,4 +163,47 @@ describe('the A2A server with JWT callers on the local stack', () => {
       /401.*the JWT signature does not match/,
     );
   });
+
+  it('shows a task only to the caller that created it', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const owner = await switchboardClient(
+      suite.stack.url,
+      '1.0',
+      bearer(jwt({ ...claims, exp }, rsa)),
+    );
+    const other = await switchboardClient(
+      suite.stack.url,
+      '1.0',
+      bearer(jwt({ ...claims, exp, sub: 'another-orchestrator' }, ec)),
+    );
+    llm.reply('start flow greet');
+    const task = asTask(await owner.sendMessage(sendRequest(userText('Greet me'))));
+    const list = (client: typeof owner) =>
+      client.listTasks({
+        tenant: '',
+        contextId: task.contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageToken: '',
+        statusTimestampAfter: undefined,
+      });
+
+    await expect(other.getTask({ tenant: '', id: task.id })).rejects.toThrow(/was not found/);
+    await expect(
+      other.cancelTask({ tenant: '', id: task.id, metadata: undefined }),
+    ).rejects.toThrow(/was not found/);
+    await expect(
+      other.sendMessage(
+        sendRequest(userText('Di', { contextId: task.contextId, taskId: task.id })),
+      ),
+    ).rejects.toThrow(/was not found/);
+    await expect(
+      other.sendMessage(sendRequest(userText('Hello', { contextId: task.contextId }))),
+    ).rejects.toThrow(/taken by another caller/);
+    expect((await list(other)).tasks).toEqual([]);
+
+    expect((await list(owner)).tasks.map((t) => t.id)).toEqual([task.id]);
+    expect((await owner.getTask({ tenant: '', id: task.id })).status?.state).toBe(
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+    );
+  });
 });
