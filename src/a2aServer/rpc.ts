@@ -19,6 +19,8 @@ import type { HttpResponse } from '../runtime/index.js';
 import type { Caller } from './auth.js';
 
 const LEGACY = '0.3';
+/** JSON-RPC 2.0's code for a request that is not JSON. */
+const PARSE_ERROR = -32700;
 
 /**
  * Answers one JSON-RPC request of a caller. A failure of ours (the store, the queue) is logged
@@ -46,6 +48,13 @@ export async function serveJsonRpc(
     return {
       status: 200,
       body: { jsonrpc: '2.0', id: idOf(request.body), error: mapError(error) },
+    };
+  }
+  const parseError = notJson(request.body);
+  if (parseError !== undefined) {
+    return {
+      status: 200,
+      body: { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: parseError } },
     };
   }
   const transport = legacy
@@ -120,6 +129,16 @@ function guarded(handler: A2ARequestHandler, logger: Logger | undefined): A2AReq
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/** Why a body is not JSON (JSON-RPC's parse error), or undefined when it is. */
+function notJson(body: string): string | undefined {
+  try {
+    JSON.parse(body);
+    return undefined;
+  } catch (error) {
+    return `the body is not JSON: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 /** The request's id, for an error answered before the transport read it. */

@@ -78,6 +78,22 @@ describe('the A2A server on the local stack, driven by the SDK client', () => {
     expect(llm.prompts.length).toBe(prompts);
   });
 
+  it('answers a body that is not JSON with JSON-RPC’s parse error, on both versions', async () => {
+    for (const version of ['1.0', '0.3']) {
+      const answer = await fetch(`${suite.stack.url}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': version, 'x-api-key': KEY },
+        body: '{"jsonrpc": "2.0", "id": 7, "method": ',
+      });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: expect.stringMatching(/^the body is not JSON: /) },
+      });
+    }
+  });
+
   it('lists the tasks of a context, newest first, and tells apart a task that is over', async () => {
     const client = await switchboardClient(suite.stack.url, '1.0', { 'X-API-Key': KEY });
     llm.reply('start flow greet', 'set slot name Bo', 'start flow greet');
