@@ -1,8 +1,9 @@
 /**
- * A message becomes a turn: its message id is claimed (a repeat joins the turn it started), its
- * task is written (a new one, or the one it continues, with the user's message in its history)
- * and the turn's job is queued. The task is written before the job is queued, so the worker always
- * finds the task it folds the turn into.
+ * A message becomes a turn: once it has passed every check, its message id is claimed (a repeat
+ * joins the turn it started), its task is written (a new one, or the one it continues, with the
+ * user's message in its history) and the turn's job is queued. The task is written before the job
+ * is queued, so the worker always finds the task it folds the turn into; a message refused after
+ * its claim gives the claim back, so that its retry is taken afresh.
  */
 import { randomUUID } from 'node:crypto';
 import type { Message, SendMessageRequest } from '@a2a-js/sdk';
@@ -12,6 +13,7 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { A2AServerSettings } from '../assistant/index.js';
+import { SwitchboardError } from '../resilience/index.js';
 import type { Job, JobQueue } from '../runtime/index.js';
 import { openContext } from './contexts.js';
 import {
@@ -24,7 +26,14 @@ import {
 } from './ids.js';
 import { queuePushes } from './push.js';
 import { type PushTargetDeps, pushTargetOf, withTarget } from './pushTargets.js';
-import { messageJson, seenBy, TASK_RECORD_VERSION, type TaskRecord, TERMINAL } from './record.js';
+import {
+  messageJson,
+  type PushTarget,
+  seenBy,
+  TASK_RECORD_VERSION,
+  type TaskRecord,
+  TERMINAL,
+} from './record.js';
 import type { A2ATaskStore } from './taskStore.js';
 import { changeTask } from './tasks.js';
 import { withState } from './updates.js';
@@ -34,7 +43,12 @@ export interface AcceptDeps extends PushTargetDeps {
   readonly tasks: A2ATaskStore;
   readonly queue: JobQueue;
   readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
 }
+
+/** How long a repeat waits for the task of the turn its first try claimed to be written. */
+const CLAIMED_TASK_WAIT_MS = 2_000;
+const CLAIMED_TASK_POLL_MS = 100;
 
 /** A message taken on: the turn to wait for, in its task and conversation. */
 export interface Accepted {
@@ -52,39 +66,75 @@ export async function acceptMessage(
 ): Promise<Accepted> {
   const message = request.message;
   if (!message?.messageId) throw new RequestMalformedError('the message needs a messageId');
-  const text = textOf(message);
-  const data = message.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value] : []));
-  const now = deps.now();
   const existing = message.taskId ? await continued(message, deps, caller) : undefined;
   const contextId = existing?.context_id ?? (message.contextId || randomUUID());
   const conversationId = conversationOf(contextId);
   if (!existing && message.contextId) await checkContextCaller(deps, conversationId, caller);
   const taskId = existing?.id ?? newTaskId(conversationId);
   const jobId = `a2a-${randomUUID()}`;
-  const turnId = turnIdOf(taskId, jobId);
+  const config = request.configuration?.taskPushNotificationConfig;
+  const turn: Turn = {
+    request,
+    message,
+    text: textOf(message),
+    caller,
+    protocol,
+    now: deps.now(),
+    existing,
+    contextId,
+    conversationId,
+    taskId,
+    jobId,
+    turnId: turnIdOf(taskId, jobId),
+    target: config
+      ? await pushTargetOf(deps, { ...config, taskId }, protocol, (existing?.next_seq ?? 0) - 1)
+      : undefined,
+  };
 
   const ttl =
     (deps.settings.a2a_message_cache_ttl_seconds ?? deps.settings.task_timeout_seconds) * 1000;
-  if (ttl > 0) {
-    const key = `${caller}\n${message.messageId}`;
-    const holder = await deps.tasks.claimMessage(key, turnId, now + ttl);
-    const heldTask = holder && taskOfTurn(holder);
-    const heldIn = heldTask && conversationOfTask(heldTask);
-    if (holder && heldTask && heldIn) {
-      const record = await deps.tasks.load(heldIn, heldTask);
-      if (record) return { conversationId: heldIn, taskId: heldTask, turnId: holder, record };
-    }
+  const claim = ttl > 0 ? `${caller}\n${message.messageId}` : undefined;
+  if (claim !== undefined) {
+    const holder = await deps.tasks.claimMessage(claim, turn.turnId, turn.now + ttl);
+    if (holder !== undefined) return joined(deps, holder, message.messageId);
   }
-  const user = messageJson({ ...message, contextId, taskId });
+  try {
+    return await startTurn(deps, turn);
+  } catch (error) {
+    // Refused or failed before its turn was queued: a retry of the message must start it.
+    if (claim !== undefined) {
+      await deps.tasks.releaseMessage(claim, turn.turnId).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** A message that passed its checks, and what its turn will be. */
+interface Turn {
+  readonly request: SendMessageRequest;
+  readonly message: Message;
+  readonly text: string;
+  readonly caller: string;
+  readonly protocol: TaskRecord['protocol'];
+  readonly now: number;
+  readonly existing: TaskRecord | undefined;
+  readonly contextId: string;
+  readonly conversationId: string;
+  readonly taskId: string;
+  readonly jobId: string;
+  readonly turnId: string;
+  readonly target: PushTarget | undefined;
+}
+
+/** Writes the message's task and queues its turn's job. */
+async function startTurn(deps: AcceptDeps, t: Turn): Promise<Accepted> {
+  const { message, conversationId, taskId, turnId, target, now } = t;
+  const user = messageJson({ ...message, contextId: t.contextId, taskId });
   const timeout = deps.settings.task_timeout_seconds * 1000;
   const turn = { id: turnId, settled: false };
   const deadline = timeout > 0 ? { deadline: now + timeout } : {};
-  const config = request.configuration?.taskPushNotificationConfig;
-  const target = config
-    ? await pushTargetOf(deps, { ...config, taskId }, protocol, (existing?.next_seq ?? 0) - 1)
-    : undefined;
-  if (!existing) await openContext(deps, conversationId);
-  const record = existing
+  if (!t.existing) await openContext(deps, conversationId);
+  const record = t.existing
     ? await changeTask(deps.tasks, conversationId, taskId, (r) => {
         if (TERMINAL.has(r.state)) throw terminal(r);
         const next = { ...r, turn: { ...turn, version: r.turn.version }, ...deadline };
@@ -94,7 +144,7 @@ export async function acceptMessage(
     : await create(deps, conversationId, {
         v: TASK_RECORD_VERSION,
         id: taskId,
-        context_id: contextId,
+        context_id: t.contextId,
         version: 1,
         created_at: now,
         state: 'TASK_STATE_SUBMITTED',
@@ -106,25 +156,26 @@ export async function acceptMessage(
         updates: [],
         next_seq: 0,
         ...deadline,
-        protocol,
+        protocol: t.protocol,
         push: target ? [target] : [],
-        caller,
+        caller: t.caller,
       });
   if (!record) throw new TaskNotFoundError(`task ${taskId} was not found`);
+  const data = message.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value] : []));
   const job: Job = {
     type: 'user_message',
-    id: jobId,
+    id: t.jobId,
     conversation_id: conversationId,
     turn_id: turnId,
-    text,
+    text: t.text,
     metadata: {
       ...(message.metadata ?? {}),
-      ...(request.metadata ?? {}),
+      ...(t.request.metadata ?? {}),
       a2a: {
-        context_id: contextId,
+        context_id: t.contextId,
         task_id: taskId,
         message_id: message.messageId,
-        caller,
+        caller: t.caller,
         ...(data.length > 0 ? { data } : {}),
       },
     },
@@ -144,6 +195,33 @@ export async function acceptMessage(
   }
   await queuePushes(deps, conversationId, record);
   return { conversationId, taskId, turnId, record };
+}
+
+/**
+ * A repeat of a message joins the turn its first try started. That try may still be writing a
+ * new task: the repeat waits for it a moment. A task that does not appear means the first try is
+ * stuck or died; its claim holds until it expires.
+ */
+async function joined(deps: AcceptDeps, holder: string, messageId: string): Promise<Accepted> {
+  const taskId = taskOfTurn(holder);
+  const conversationId = taskId && conversationOfTask(taskId);
+  if (taskId && conversationId) {
+    for (let waited = 0; waited <= CLAIMED_TASK_WAIT_MS; waited += CLAIMED_TASK_POLL_MS) {
+      const record = await deps.tasks.load(conversationId, taskId);
+      if (record) return { conversationId, taskId, turnId: holder, record };
+      await deps.sleep(CLAIMED_TASK_POLL_MS);
+    }
+  }
+  throw new MessageInFlightError(
+    `message ${messageId} is still being taken by an earlier request; send it again later`,
+  );
+}
+
+/** A repeated message whose first try has not written its task. Code `A2A_MESSAGE_IN_FLIGHT`. */
+export class MessageInFlightError extends SwitchboardError {
+  override readonly name = 'MessageInFlightError';
+  override readonly code = 'A2A_MESSAGE_IN_FLIGHT';
+  override readonly transient = true;
 }
 
 /** The job that fails the task if its turn is still going on at `deadline`. */

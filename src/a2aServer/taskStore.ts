@@ -18,6 +18,8 @@ export interface A2ATaskStore {
    * epoch): undefined when claimed now, else the turn that holds it.
    */
   claimMessage(messageKey: string, turnId: string, expiresAt: number): Promise<string | undefined>;
+  /** Gives back a claim the turn holds (nothing when another turn holds it). */
+  releaseMessage(messageKey: string, turnId: string): Promise<void>;
   /** Marks a conversation as an open context; true when it was not one. */
   openContext(conversationId: string): Promise<boolean>;
   /** Forgets that a conversation is an open context. */

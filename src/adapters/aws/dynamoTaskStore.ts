@@ -99,8 +99,7 @@ export class DynamoTaskStore implements A2ATaskStore {
     turnId: string,
     expiresAt: number,
   ): Promise<string | undefined> {
-    const digest = createHash('sha256').update(messageKey).digest('hex').slice(0, 40);
-    const key = { pk: `${MESSAGE_PREFIX}${digest}`, sk: 'claim' };
+    const key = this.claimKey(messageKey);
     const now = this.options.now();
     const claimed = await this.put(
       {
@@ -120,6 +119,27 @@ export class DynamoTaskStore implements A2ATaskStore {
       new GetCommand({ TableName: this.options.tableName, Key: key, ConsistentRead: true }),
     );
     return typeof Item?.turn_id === 'string' ? Item.turn_id : turnId;
+  }
+
+  async releaseMessage(messageKey: string, turnId: string): Promise<void> {
+    try {
+      await this.options.client.send(
+        new DeleteCommand({
+          TableName: this.options.tableName,
+          Key: this.claimKey(messageKey),
+          ConditionExpression: 'turn_id = :turn',
+          ExpressionAttributeValues: { ':turn': turnId },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException'))
+        throw error;
+    }
+  }
+
+  private claimKey(messageKey: string) {
+    const digest = createHash('sha256').update(messageKey).digest('hex').slice(0, 40);
+    return { pk: `${MESSAGE_PREFIX}${digest}`, sk: 'claim' };
   }
 
   async openContext(conversationId: string): Promise<boolean> {

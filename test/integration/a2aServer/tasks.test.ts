@@ -136,6 +136,37 @@ describe('the A2A server on the local stack, driven by the SDK client', () => {
     expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(llm.remaining).toBe(0);
   });
+
+  it('starts one task for a message sent twice at once', async () => {
+    const client = await switchboardClient(suite.stack.url, '1.0', { 'X-API-Key': KEY });
+    llm.reply('start flow greet');
+    const message = userText('Greet me, twice');
+    const [one, two] = await Promise.all(
+      [1, 2].map(async () =>
+        asTask(await client.sendMessage(sendRequest(message, { returnImmediately: true }))),
+      ),
+    );
+    expect(two?.id).toBe(one?.id);
+    const done = await waitFor(async () => {
+      const task = await client.getTask({ tenant: '', id: one?.id ?? '' });
+      return task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? task : undefined;
+    });
+    expect(textsOf(done.status?.message)).toEqual(['What is your name?']);
+    expect(llm.remaining).toBe(0);
+  });
+
+  it('takes a message again after refusing it, and runs its turn', async () => {
+    const client = await switchboardClient(suite.stack.url, '1.0', { 'X-API-Key': KEY });
+    llm.reply('start flow greet', 'set slot name Ada');
+    const asked = asTask(await client.sendMessage(sendRequest(userText('Greet me'))));
+    const answer = userText('Ada', { contextId: asked.contextId, taskId: asked.id });
+    await expect(
+      client.sendMessage(sendRequest(answer, { push: { url: 'ftp://receiver.example/push' } })),
+    ).rejects.toThrow(/must be an http\(s\) URL/);
+    const done = asTask(await client.sendMessage(sendRequest(answer)));
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(llm.remaining).toBe(0);
+  });
 });
 
 describe('cancelling tasks of the A2A server', () => {

@@ -52,6 +52,14 @@ describe('DynamoTaskStore', () => {
     expect(await store.claimMessage('caller\nm-1', 'task/turn-4', now + 1000)).toBeUndefined();
   });
 
+  it('gives a claim back only for the turn that holds it', async () => {
+    expect(await store.claimMessage('caller\nm-2', 'task/turn-1', now + 1000)).toBeUndefined();
+    await store.releaseMessage('caller\nm-2', 'task/turn-9');
+    expect(await store.claimMessage('caller\nm-2', 'task/turn-2', now + 1000)).toBe('task/turn-1');
+    await store.releaseMessage('caller\nm-2', 'task/turn-1');
+    expect(await store.claimMessage('caller\nm-2', 'task/turn-3', now + 1000)).toBeUndefined();
+  });
+
   it('opens a context once, and hands out context slots in turn, naming who held each', async () => {
     expect(await store.openContext('a2a:one')).toBe(true);
     expect(await store.openContext('a2a:one')).toBe(false);
