@@ -14,6 +14,7 @@ import { V1PushNotificationSerializer } from '@a2a-js/sdk/server';
 import { z } from 'zod';
 import {
   backoffDelay,
+  describeError,
   isTransientNetworkFailure,
   isTransientStatus,
   type Logger,
@@ -183,8 +184,12 @@ async function post(
     });
     return 'sent';
   } catch (error) {
-    if (isTransientNetworkFailure(error) && !signal.aborted) return 'retry';
-    if (signal.aborted) return 'retry';
-    throw error;
+    if (isTransientNetworkFailure(error) || signal.aborted) return 'retry';
+    // A target that can never be sent to must not hold up the others, nor the conversation.
+    deps.logger?.warn('a push notification could not be sent; it is not sent again', {
+      ...fields,
+      error: describeError(error),
+    });
+    return 'sent';
   }
 }

@@ -25,9 +25,14 @@ for (const [net, prefix] of [
 ] as const) {
   inward.addSubnet(net, prefix, 'ipv4');
 }
+// IPv6 forms that carry an IPv4 address (compatible, translated, NAT64, 6to4) are refused whole:
+// a receiver has a plain address.
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],

@@ -33,9 +33,7 @@ export async function pushTargetOf(
   if (!deps.pushEnabled || !deps.pushKey) {
     throw new PushNotificationNotSupportedError('this agent sends no push notifications');
   }
-  if (!/^https?:\/\//i.test(config.url) || !URL.canParse(config.url)) {
-    throw new RequestMalformedError('the push notification url must be an http(s) URL');
-  }
+  checkPushConfig(config);
   const inward = deps.pushToOwnNetwork ? undefined : inwardHostReason(new URL(config.url));
   if (inward !== undefined) {
     throw new RequestMalformedError(
@@ -57,6 +55,46 @@ export async function pushTargetOf(
     delivered,
     protocol,
   };
+}
+
+/** Longest push URL, token, scheme or credentials taken. */
+const PUSH_VALUE_LIMIT = 2_048;
+/** An HTTP auth scheme: an RFC 9110 token. */
+const SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value that every HTTP client sends as it is: visible ASCII and spaces. */
+const HEADER_VALUE = /^[\x20-\x7e]*$/;
+
+/**
+ * Refuses what could never be sent: a URL that is not http(s), carries a user name or password,
+ * or is overlong; a token, scheme or credentials that no header can carry.
+ */
+function checkPushConfig(config: TaskPushNotificationConfig): void {
+  const refuse = (why: string) => {
+    throw new RequestMalformedError(`the push notification ${why}`);
+  };
+  if (!/^https?:\/\//i.test(config.url) || !URL.canParse(config.url)) {
+    refuse('url must be an http(s) URL');
+  }
+  const url = new URL(config.url);
+  if (url.username !== '' || url.password !== '') {
+    refuse('url must not carry a user name or password: send them as authentication');
+  }
+  const values = {
+    url: config.url,
+    token: config.token,
+    'authentication scheme': config.authentication?.scheme ?? '',
+    'authentication credentials': config.authentication?.credentials ?? '',
+  };
+  for (const [name, value] of Object.entries(values)) {
+    if (value.length > PUSH_VALUE_LIMIT)
+      refuse(`${name} is longer than ${PUSH_VALUE_LIMIT} characters`);
+    if (!HEADER_VALUE.test(value))
+      refuse(`${name} may hold only visible ASCII characters and spaces`);
+  }
+  const scheme = values['authentication scheme'];
+  if (scheme !== '' && !SCHEME.test(scheme)) {
+    refuse('authentication scheme must be one word, such as Bearer or Basic');
+  }
 }
 
 /** The task with the target added, or replacing the one of its id. */
