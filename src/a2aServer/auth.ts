@@ -15,7 +15,10 @@ export class CallerRefusedError extends SwitchboardError {
   override readonly code = 'A2A_CALLER_REFUSED';
 }
 
-/** An authenticated caller: the JWT's subject, or the API key. */
+/**
+ * An authenticated caller: `jwt:<iss>:<sub>` for a JWT (every token of an issuer without a subject
+ * is one caller), `api-key` for the API key, `api-token` for the REST API token.
+ */
 export interface Caller {
   readonly name: string;
 }
@@ -56,7 +59,9 @@ export function callerCheck(
     if (jwt && bearer !== undefined) {
       try {
         const claims = await jwt.verify(bearer);
-        return { name: claims.sub ?? 'jwt' };
+        // Prefixed, so that no token's subject can pass for the API-key caller; per issuer, so that
+        // two issuers' subjects of the same name stay apart.
+        return { name: `jwt:${claims.iss ?? ''}:${claims.sub ?? ''}` };
       } catch (error) {
         if (error instanceof TokenError)
           throw new CallerRefusedError(error.message, { cause: error });

@@ -45,8 +45,12 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 describe('callers with JWTs', () => {
   it('are let in with a token of a JWKS key, RSA or EC, named by its subject', async () => {
     const check = withJwks();
-    expect(await check(bearer(jwt(claims, rsa)))).toEqual({ name: 'orchestrator' });
-    expect(await check(bearer(jwt(claims, ec)))).toEqual({ name: 'orchestrator' });
+    expect(await check(bearer(jwt(claims, rsa)))).toEqual({
+      name: 'jwt:https://issuer.example:orchestrator',
+    });
+    expect(await check(bearer(jwt(claims, ec)))).toEqual({
+      name: 'jwt:https://issuer.example:orchestrator',
+    });
   });
 
   it.each([
@@ -123,13 +127,16 @@ describe('callers with JWTs', () => {
     );
   });
 
-  it('checks HS256 tokens against the shared secret', async () => {
+  it('checks HS256 tokens against the shared secret, naming callers apart from the API key', async () => {
     const check = callerCheck(A2AServerAuth.parse({ secret: { secret: 'JWT_SECRET' } }), secrets, {
       now: () => NOW,
     });
     expect(await check(bearer(jwt(claims, { secret: 'shared-secret-for-hs256' })))).toEqual({
-      name: 'orchestrator',
+      name: 'jwt:https://issuer.example:orchestrator',
     });
+    // No subject passes for the API-key caller, whose tasks it would then see.
+    const posing = jwt({ ...claims, sub: 'api-key' }, { secret: 'shared-secret-for-hs256' });
+    expect(await check(bearer(posing))).toEqual({ name: 'jwt:https://issuer.example:api-key' });
     await expect(check(bearer(jwt(claims, { secret: 'guess' })))).rejects.toThrow(
       'the JWT signature does not match',
     );
