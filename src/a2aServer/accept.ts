@@ -27,7 +27,9 @@ import {
 import { queuePushes } from './push.js';
 import { type PushTargetDeps, pushTargetOf, withTarget } from './pushTargets.js';
 import {
+  HISTORY_LIMIT,
   messageJson,
+  type ProtoJson,
   type PushTarget,
   seenBy,
   TASK_RECORD_VERSION,
@@ -36,7 +38,7 @@ import {
 } from './record.js';
 import type { A2ATaskStore } from './taskStore.js';
 import { changeTask } from './tasks.js';
-import { withState } from './updates.js';
+import { part, withState } from './updates.js';
 
 export interface AcceptDeps extends PushTargetDeps {
   readonly settings: A2AServerSettings;
@@ -45,6 +47,9 @@ export interface AcceptDeps extends PushTargetDeps {
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
 }
+
+/** The longest user message (as JSON) a task's history keeps whole. */
+const HISTORY_MESSAGE_CHARS = 8_000;
 
 /** How long a repeat waits for the task of the turn its first try claimed to be written. */
 const CLAIMED_TASK_WAIT_MS = 2_000;
@@ -129,7 +134,7 @@ interface Turn {
 /** Writes the message's task and queues its turn's job. */
 async function startTurn(deps: AcceptDeps, t: Turn): Promise<Accepted> {
   const { message, conversationId, taskId, turnId, target, now } = t;
-  const user = messageJson({ ...message, contextId: t.contextId, taskId });
+  const user = historyEntry({ ...message, contextId: t.contextId, taskId }, t.text);
   const timeout = deps.settings.task_timeout_seconds * 1000;
   const turn = { id: turnId, settled: false };
   const deadline = timeout > 0 ? { deadline: now + timeout } : {};
@@ -139,7 +144,8 @@ async function startTurn(deps: AcceptDeps, t: Turn): Promise<Accepted> {
         if (TERMINAL.has(r.state)) throw terminal(r);
         const next = { ...r, turn: { ...turn, version: r.turn.version }, ...deadline };
         const pushed = target ? withTarget(next, target) : next;
-        return withState({ ...pushed, history: [...r.history, user] }, 'TASK_STATE_WORKING', now);
+        const history = [...r.history, user].slice(-HISTORY_LIMIT);
+        return withState({ ...pushed, history }, 'TASK_STATE_WORKING', now);
       })
     : await create(deps, conversationId, {
         v: TASK_RECORD_VERSION,
@@ -274,6 +280,23 @@ function terminal(record: TaskRecord): Error {
 
 async function create(deps: AcceptDeps, conversationId: string, record: TaskRecord) {
   return (await deps.tasks.save(conversationId, record)) ? record : undefined;
+}
+
+/**
+ * The user's message as the task's history keeps it: whole when small, else its text alone (cut
+ * short when long), without data parts and metadata, so that a task item stays well inside
+ * DynamoDB's 400 KB. The turn gets the message whole.
+ */
+function historyEntry(message: Message, text: string): ProtoJson {
+  const whole = messageJson(message);
+  if (JSON.stringify(whole).length <= HISTORY_MESSAGE_CHARS) return whole;
+  const room = HISTORY_MESSAGE_CHARS / 2;
+  const kept = text.length > room ? `${text.slice(0, room)} […]` : text;
+  return messageJson({
+    ...message,
+    metadata: undefined,
+    parts: [part({ $case: 'text', value: kept })],
+  });
 }
 
 /** The user's text: the message's text parts, one per line. */

@@ -42,7 +42,7 @@ export const INTERRUPTED: ReadonlySet<TaskStateName> = new Set([
 
 /** An object in the protocol's JSON form, read with the SDK's `fromJSON`. */
 const ProtoJson = z.record(z.string(), z.unknown());
-type ProtoJson = z.infer<typeof ProtoJson>;
+export type ProtoJson = z.infer<typeof ProtoJson>;
 
 /** An update recorded for streams and subscribers: a `StreamResponse` in JSON form. */
 export const RecordedUpdate = z.object({ seq: z.number().int().min(0), update: ProtoJson });

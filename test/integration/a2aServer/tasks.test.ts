@@ -155,6 +155,28 @@ describe('the A2A server on the local stack, driven by the SDK client', () => {
     expect(llm.remaining).toBe(0);
   });
 
+  it('keeps a large message in the task history as its text, while the turn gets it whole', async () => {
+    const client = await switchboardClient(suite.stack.url, '1.0', { 'X-API-Key': KEY });
+    llm.reply('start flow greet');
+    const message = userText('Greet me');
+    const catalog = { cars: Array.from({ length: 1_000 }, (_, i) => `car number ${i}`) };
+    message.parts.push({
+      content: { $case: 'data', value: catalog },
+      metadata: undefined,
+      filename: '',
+      mediaType: '',
+    });
+    const asked = asTask(await client.sendMessage(sendRequest(message)));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(asked.history[0]?.parts.map((p) => p.content)).toEqual([
+      { $case: 'text', value: 'Greet me' },
+    ]);
+    const tracker = (await (
+      await fetch(`${suite.stack.url}/conversations/a2a:${asked.contextId}/tracker`)
+    ).json()) as { latest_message?: { metadata?: { a2a?: { data?: unknown[] } } } };
+    expect(tracker.latest_message?.metadata?.a2a?.data).toEqual([catalog]);
+  });
+
   it('takes a message again after refusing it, and runs its turn', async () => {
     const client = await switchboardClient(suite.stack.url, '1.0', { 'X-API-Key': KEY });
     llm.reply('start flow greet', 'set slot name Ada');
