@@ -24,7 +24,15 @@ export function restRequestOf(event: APIGatewayProxyEvent): HttpRequest {
   return {
     method: event.httpMethod,
     path: `${event.path}${search}`,
-    headers: { ...event.headers, 'x-forwarded-prefix': `/${event.requestContext.stage}` },
+    headers: {
+      // A caller's own X-Forwarded-Prefix, in any letter case, must not name the card's URLs.
+      ...Object.fromEntries(
+        Object.entries(event.headers).filter(
+          ([name]) => name.toLowerCase() !== 'x-forwarded-prefix',
+        ),
+      ),
+      'x-forwarded-prefix': `/${event.requestContext.stage}`,
+    },
     ...(body === undefined ? {} : { body }),
   };
 }

@@ -128,9 +128,12 @@ describe('A2A server function', () => {
     return jobs.length;
   };
 
-  it('answers the card with the interfaces at the stage callers used', async () => {
+  it('answers the card with the interfaces at the stage callers used, whatever prefix they send', async () => {
     const answer = await call(
-      restEvent('GET', '/.well-known/agent-card.json', { headers: { 'a2a-version': '1.0' } }),
+      restEvent('GET', '/.well-known/agent-card.json', {
+        // A caller's own prefix does not move the URLs the card names.
+        headers: { 'a2a-version': '1.0', 'X-Forwarded-Prefix': '/elsewhere' },
+      }),
     );
     expect(answer.metadata.statusCode).toBe(200);
     expect(JSON.parse(answer.text)).toMatchObject({
