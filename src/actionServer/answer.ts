@@ -19,7 +19,8 @@ export const RejectionAnswer = z.object({
 
 const JsonObject = z.record(z.string(), z.unknown());
 const ServerEvent = z.discriminatedUnion('event', [
-  z.object({ event: z.literal('slot'), name: z.string(), value: z.unknown() }),
+  // A slot event without a value resets the slot, as Rasa reads it (`value` defaults to None).
+  z.object({ event: z.literal('slot'), name: z.string(), value: z.unknown().optional() }),
   z.object({ event: z.literal('reset_slots') }),
   z.object({ event: z.literal('restart') }),
   z.object({ event: z.literal('followup'), name: z.string() }),

@@ -33,7 +33,7 @@ describe('what an action server answer does', () => {
     }
   });
 
-  it('sets known slots, a null value included, and leaves aside slots the conversation lacks', () => {
+  it('sets known slots, a null or missing value included, and leaves aside slots the conversation lacks', () => {
     const { result, ignored } = answerOutcome(
       {
         events: [
@@ -46,6 +46,9 @@ describe('what an action server answer does', () => {
       SLOTS,
     );
     expect(result).toStrictEqual({ slots: { balance: 3, tier: null } });
+    expect(
+      answerOutcome({ events: [{ event: 'slot', name: 'balance' }] }, 'action_x', SLOTS).result,
+    ).toStrictEqual({ slots: { balance: null } });
     expect(ignored).toEqual(['slot event for unknown slot ghost']);
   });
 
