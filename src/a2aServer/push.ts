@@ -85,7 +85,22 @@ export async function sendPushes(deps: PushDeps, job: ChannelWork, signal: Abort
   const reached = new Map<string, number>();
   let behind = false;
   for (const target of record.push) {
-    for (const { seq, update } of pending(record, target)) {
+    const updates = pending(record, target);
+    if (updates.length === 0) continue;
+    // Resolved once per target and job, not per notification.
+    const inward = deps.pushToOwnNetwork
+      ? undefined
+      : await inwardTargetReason(new URL(target.url), deps.resolve);
+    if (inward !== undefined) {
+      deps.logger?.warn('a push notification target is refused; it is not sent to', {
+        taskId: record.id,
+        target: target.id,
+        reason: inward,
+      });
+      reached.set(target.id, updates.at(-1)?.seq ?? target.delivered);
+      continue;
+    }
+    for (const { seq, update } of updates) {
       const sent = await post(deps, record, target, seq, update, signal);
       if (sent === 'retry') {
         behind = true;
@@ -157,16 +172,6 @@ async function post(
         : {}),
   };
   const fields = { taskId: record.id, target: target.id, seq };
-  const inward = deps.pushToOwnNetwork
-    ? undefined
-    : await inwardTargetReason(new URL(target.url), deps.resolve);
-  if (inward !== undefined) {
-    deps.logger?.warn('a push notification target is refused; it is not sent to', {
-      ...fields,
-      reason: inward,
-    });
-    return 'sent';
-  }
   try {
     const response = await (deps.fetch ?? fetch)(target.url, {
       method: 'POST',
