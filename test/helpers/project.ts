@@ -7,6 +7,30 @@ import { tempDir } from './tempDirs.js';
 export type ProjectFilesSpec = Readonly<Record<string, string | undefined>>;
 
 /** A small valid project that the rule tests change one file at a time. */
+/** A domain and one flow that asks for a name and greets by it (triggered by `/greet` too). */
+export const GREET_FILES: ProjectFilesSpec = {
+  'domain.yml': `intents:
+  - greet
+slots:
+  name:
+    type: text
+responses:
+  utter_ask_name:
+    - text: What is your name?
+  utter_hello:
+    - text: Hello, {name}!
+`,
+  'data/flows.yml': `flows:
+  greet:
+    description: Greet the user by name.
+    nlu_trigger:
+      - intent: greet
+    steps:
+      - collect: name
+      - action: utter_hello
+`,
+};
+
 export const BASE_PROJECT: ProjectFilesSpec = {
   'config.yml': `pipeline:
   - name: CompactLLMCommandGenerator

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Job } from '../../../src/runtime/index.js';
-import { writeProject } from '../../helpers/project.js';
+import { GREET_FILES, writeProject } from '../../helpers/project.js';
 import {
   type FunctionsHarness,
   lambdaContext,
@@ -58,26 +58,7 @@ const PROJECT = {
   auth:
     api_key: \${A2A_KEY}
 `,
-  'domain.yml': `intents:
-  - greet
-slots:
-  name:
-    type: text
-responses:
-  utter_ask_name:
-    - text: What is your name?
-  utter_hello:
-    - text: Hello, {name}!
-`,
-  'data/flows.yml': `flows:
-  greet:
-    description: Greet the user by name.
-    nlu_trigger:
-      - intent: greet
-    steps:
-      - collect: name
-      - action: utter_hello
-`,
+  ...GREET_FILES,
 };
 
 describe('A2A server function', () => {

@@ -12,7 +12,7 @@ import { DemoModel } from '../../../src/demo/index.js';
 import { startLocalStack } from '../../../src/local/index.js';
 import { Job, type RuntimeParts } from '../../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm } from '../../helpers/dialogue.js';
-import { writeProject } from '../../helpers/project.js';
+import { GREET_FILES, writeProject } from '../../helpers/project.js';
 import { waitFor } from '../../helpers/waitFor.js';
 import {
   type FunctionsHarness,
@@ -43,28 +43,7 @@ vi.mock('../../../src/assembly/dialogueParts.js', async (importOriginal) => {
   return { ...actual, assembleDialogue };
 });
 
-const FILES = {
-  'domain.yml': `intents:
-  - greet
-slots:
-  name:
-    type: text
-responses:
-  utter_ask_name:
-    - text: What is your name?
-  utter_hello:
-    - text: Hello, {name}!
-`,
-  'data/flows.yml': `flows:
-  greet:
-    description: Greet the user by name.
-    nlu_trigger:
-      - intent: greet
-    steps:
-      - collect: name
-      - action: utter_hello
-`,
-};
+const FILES = GREET_FILES;
 
 /** Whether a runtime was built from the DynamoDB and SQS adapters, with or without dialogue. */
 function adapterSet(parts: (typeof wired)[number]) {
