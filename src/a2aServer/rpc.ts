@@ -42,25 +42,25 @@ export async function serveJsonRpc(
   const mapError = legacy
     ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
     : JsonRpcTransportHandler.mapToJSONRPCError;
+  const body = parsed(request.body);
+  if (!body.ok) {
+    return {
+      status: 200,
+      body: { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: body.reason } },
+    };
+  }
+  const id = idOf(body.value);
   try {
     validateVersion(legacy ? LEGACY : version, card, 'JSONRPC');
   } catch (error) {
-    return {
-      status: 200,
-      body: { jsonrpc: '2.0', id: idOf(request.body), error: mapError(error) },
-    };
-  }
-  const parseError = notJson(request.body);
-  if (parseError !== undefined) {
-    return {
-      status: 200,
-      body: { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: parseError } },
-    };
+    return { status: 200, body: { jsonrpc: '2.0', id, error: mapError(error) } };
   }
   const transport = legacy
     ? new LegacyJsonRpcTransportHandler(handler)
     : new JsonRpcTransportHandler(handler);
-  const answer = await transport.handle(request.body, context);
+  // Parsed once here: the transport takes a parsed request as it is (anything else it refuses).
+  const rpc = isRecord(body.value) ? body.value : request.body;
+  const answer = await transport.handle(rpc, context);
   if (!(Symbol.asyncIterator in answer)) {
     const error = answer.error as { code?: unknown } | undefined;
     return { status: error?.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200, body: answer };
@@ -71,12 +71,8 @@ export async function serveJsonRpc(
   try {
     first = await iterator.next();
   } catch (error) {
-    return {
-      status: 200,
-      body: { jsonrpc: '2.0', id: idOf(request.body), error: mapError(error) },
-    };
+    return { status: 200, body: { jsonrpc: '2.0', id, error: mapError(error) } };
   }
-  const id = idOf(request.body);
   return {
     status: 200,
     body: undefined,
@@ -131,23 +127,24 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
-/** Why a body is not JSON (JSON-RPC's parse error), or undefined when it is. */
-function notJson(body: string): string | undefined {
+/** The body as JSON, or why it is not (JSON-RPC's parse error). */
+function parsed(body: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   try {
-    JSON.parse(body);
-    return undefined;
+    return { ok: true, value: JSON.parse(body) };
   } catch (error) {
-    return `the body is not JSON: ${error instanceof Error ? error.message : String(error)}`;
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: `the body is not JSON: ${why}` };
   }
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** The request's id, for an error answered before the transport read it. */
-function idOf(body: string): string | number | null {
-  try {
-    return RequestId.parse(JSON.parse(body)).id ?? null;
-  } catch {
-    return null;
-  }
+function idOf(body: unknown): string | number | null {
+  const request = RequestId.safeParse(body);
+  return request.success ? (request.data.id ?? null) : null;
 }
 
 const RequestId = z.looseObject({ id: z.union([z.string(), z.number()]).optional() });
