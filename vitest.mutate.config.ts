@@ -9,6 +9,6 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    projects: projects(['unit', 'integration']),
+    projects: projects(['unit', 'integration', 'integration-isolated']),
   },
 });
