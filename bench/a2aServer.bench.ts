@@ -34,7 +34,12 @@ import { startA2AHost } from '../src/demo/a2aHost.js';
 import { taskEvents } from '../src/demo/a2aTask.js';
 import { NO_ACTIONS } from '../src/dialogue/index.js';
 import type { Logger } from '../src/resilience/index.js';
-import { createRuntime, NO_RUNNERS, runWorkerLoop } from '../src/runtime/index.js';
+import {
+  createHttpRuntime,
+  createRuntime,
+  NO_RUNNERS,
+  runWorkerLoop,
+} from '../src/runtime/index.js';
 import { benchProject, mark, round, type Sample, since, summary } from './harness.js';
 
 const EXCHANGES = 200;
@@ -107,7 +112,7 @@ async function switchboardServer(assistant: Assistant) {
   let url = '';
   const server = side();
   const worker = side();
-  const { http } = createRuntime(server.parts);
+  const { http } = createHttpRuntime(server.parts);
   const runtime = createRuntime({
     ...worker.parts,
     dialogue: {

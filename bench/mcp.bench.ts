@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { McpServer as McpServerConfig } from '../src/assistant/index.js';
 import { startMcpHost } from '../src/demo/index.js';
 import { IDEMPOTENCY_KEY_META, McpGateway } from '../src/mcp/index.js';

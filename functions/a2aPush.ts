@@ -1,7 +1,7 @@
 import { SecretNotFoundError } from '../src/adapters/secretErrors.js';
 import { a2aPushChannel } from '../src/channels/index.js';
 import { describeError } from '../src/resilience/index.js';
-import { createRuntime, type HttpRequest, type HttpResponse } from '../src/runtime/index.js';
+import { createHttpRuntime, type HttpRequest, type HttpResponse } from '../src/runtime/index.js';
 import { httpHandler } from './shared/apiGateway.js';
 import { env, pushKeyOf } from './shared/aws.js';
 import { logger } from './shared/observability.js';
@@ -10,7 +10,7 @@ import { awsRuntimeParts } from './shared/parts.js';
 const pushKey = pushKeyOf(env.A2A_PUSH_KEY_SECRET);
 
 // The receiver only: a notification becomes a job of its run; the worker applies it.
-const { http } = createRuntime({
+const { http } = createHttpRuntime({
   ...awsRuntimeParts,
   channels: (context) => (pushKey ? [a2aPushChannel(context, { pushKey })] : []),
 });

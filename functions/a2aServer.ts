@@ -1,11 +1,11 @@
-import { createRuntime } from '../src/runtime/index.js';
+import { createHttpRuntime } from '../src/runtime/index.js';
 import { a2aServerChannels } from './shared/a2aServer.js';
 import { awsRuntimeParts } from './shared/parts.js';
 import { responder } from './shared/respond.js';
 import { streamingHttpHandler } from './shared/restStream.js';
 
 // The A2A server's routes only: a message becomes a job, which the worker runs.
-const { http } = createRuntime({ ...awsRuntimeParts, channels: a2aServerChannels });
+const { http } = createHttpRuntime({ ...awsRuntimeParts, channels: a2aServerChannels });
 
 /**
  * The A2A server behind the REST API's streaming routes: the agent card, and JSON-RPC whose

@@ -1,11 +1,11 @@
-import { createRuntime } from '../src/runtime/index.js';
+import { createHttpRuntime } from '../src/runtime/index.js';
 import { httpHandler } from './shared/apiGateway.js';
 import { env } from './shared/aws.js';
 import { awsRuntimeParts } from './shared/parts.js';
 import { responder } from './shared/respond.js';
 
 // The HTTP side only: the webhook runs no conversation, so it bundles no assistant.
-const { http } = createRuntime(awsRuntimeParts);
+const { http } = createHttpRuntime(awsRuntimeParts);
 
 /** The HTTP API behind API Gateway: health, version, the REST channel and the tracker. */
 export const handler = httpHandler(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchboardError } from '../../src/resilience/index.js';
 
 const optionalText = z

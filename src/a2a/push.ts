@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { StreamResponse, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import { legacyPushNotificationToV1StreamResponse } from '@a2a-js/sdk/compat/v0_3';
-import { z } from 'zod';
+import * as z from 'zod';
 import { WireError } from '../resilience/index.js';
 import { textOf } from './messages.js';
 

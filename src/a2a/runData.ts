@@ -4,7 +4,7 @@
  * task, how long and how often it has waited, and the status messages already shown.
  */
 import type { Task } from '@a2a-js/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentInput } from '../assistant/index.js';
 
 /** An A2A run's data between its steps. */

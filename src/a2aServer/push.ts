@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { type StreamResponse, StreamResponse as StreamResponseJson } from '@a2a-js/sdk';
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
 import { V1PushNotificationSerializer } from '@a2a-js/sdk/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   backoffDelay,
   describeError,

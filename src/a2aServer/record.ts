@@ -4,7 +4,7 @@
  * bounded, so that an item stays far below DynamoDB's 400 KB whatever the task's length.
  */
 import { Artifact, Message, StreamResponse, Task, TaskState, taskStateFromJSON } from '@a2a-js/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchboardError } from '../resilience/index.js';
 
 /** The version of the stored task written by this code. */

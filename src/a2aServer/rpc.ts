@@ -13,7 +13,7 @@ import {
   ServerCallContext,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeError, type Logger } from '../resilience/index.js';
 import type { HttpResponse } from '../runtime/index.js';
 import type { Caller } from './auth.js';

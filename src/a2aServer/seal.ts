@@ -4,7 +4,7 @@
  * so that no credential is written to the table in the clear.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchboardError } from '../resilience/index.js';
 
 /** A sealed value could not be opened (another key, or altered). Code `A2A_SEAL_BROKEN`. */

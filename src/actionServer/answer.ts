@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionResult } from '../dialogue/index.js';
 import { type ActionResponse, botEventResponse, isPlainObject, responseOf } from './messages.js';
 

@@ -1,5 +1,5 @@
 /** What a ReAct run keeps between its steps, and the bounds that keep a run from running away. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentInput, AgentSlotEvent } from '../assistant/index.js';
 import { ToolCall, ToolChatMessage } from '../llm/index.js';
 

@@ -2,7 +2,7 @@
  * One tool call of a ReAct step, dispatched by its name: `task_completed`, a `set_slot_<slot>`
  * tool, a custom tool (raced against its `tool_timeout` and the step's deadline) or an MCP tool.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { coerceSlotValue } from '../dialogue/index.js';
 import type { ToolCall } from '../llm/index.js';
 import { MAX_TOOL_RESULT_CHARS, runPreCallHook } from '../mcp/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** How a sub agent's run stands when it hands control back to the flow. */
 export const AgentStatus = z.enum([

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BotMessage } from '../dialogue/index.js';
 import {
   type Channel,

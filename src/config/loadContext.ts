@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { DeclaredNames } from './declaredNames.js';
 import { renameDeprecatedAliases } from './deprecatedAliases.js';
 import { type Diagnostic, type IgnoredKey, type Note, relativeFile } from './diagnostics.js';

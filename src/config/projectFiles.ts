@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { type ZodType, z } from 'zod';
+import type { ZodType } from 'zod';
+import * as z from 'zod';
 import {
   A2AAgentFile,
   AgentSection,

@@ -1,5 +1,5 @@
 import { closest, distance } from 'fastest-levenshtein';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { knownKeysOf, unknownKeyHint } from '../assistant/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { formatKeyPath, type KeyPath, valueAt } from './keyPath.js';

@@ -8,7 +8,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { IDEMPOTENCY_KEY_META } from '../mcp/index.js';
 import { ANNUAL_RATE, CARS, DEALERS, FREE_SLOTS, monthlyPayment, searchFaq } from './catalog.js';
 import { answer, type McpHost, readBody, startMcpHost } from './mcpHost.js';

@@ -12,7 +12,7 @@ import {
   type ServerCallContext,
   V1PushNotificationSerializer,
 } from '@a2a-js/sdk/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeError, type Logger } from '../resilience/index.js';
 
 const PUSH_TIMEOUT_MS = 5_000;

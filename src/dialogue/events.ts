@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Command } from './commands/command.js';
 import { Frame } from './frames.js';
 

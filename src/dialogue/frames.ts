@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where a frame stands in its flow before the first step has run. */
 export const START = 'START';

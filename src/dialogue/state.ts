@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchboardError } from '../resilience/index.js';
 import { type DialogueEvent, DialogueEvent as DialogueEventSchema } from './events.js';
 import { Frame } from './frames.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { strictObject } from '../assistant/index.js';
 import { type Diagnostic, didYouMean, YamlSource, zodDiagnostics } from '../config/index.js';
 import type { LlmPort } from '../dialogue/index.js';

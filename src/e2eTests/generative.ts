@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LlmPort } from '../dialogue/index.js';
 import { SwitchboardError } from '../resilience/index.js';
 import { type CheckResult, failed, passed } from './checkResult.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WireError } from '../resilience/index.js';
 import type { Runtime } from '../runtime/index.js';
 import type { ConversationTarget } from './runner.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { strictObject } from '../assistant/index.js';
 
 /** A fixture, metadata or test-step name, as Rasa's schema allows them. */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { BotMessage } from '../dialogue/index.js';
 import type { ASSERTION_SCHEMAS, AssertionType } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A conversation event as the tracker shows it. Read loosely: the checks look at the events they

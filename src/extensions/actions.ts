@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Assistant } from '../assistant/index.js';
 import type { ActionContext, ActionPort, ActionResult } from '../dialogue/index.js';
 import { BotMessage } from '../dialogue/index.js';

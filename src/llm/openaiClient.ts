@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
 import {
   isTransientStatus,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The tool-calling side of a chat model, as the ReAct agents use it: messages with tool calls and

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ConversationSecret } from '../assistant/index.js';
 import type { OutboundCallContext, PreCallHook } from '../extensions/index.js';
 import { SwitchboardError } from '../resilience/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OAuthConfig } from '../assistant/index.js';
 import { timeoutSignal } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';

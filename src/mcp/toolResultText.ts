@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { McpCallResult } from './client.js';
 
 /** Characters of a tool result a model reads at most. */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { AgentOutput, SubAgent } from '../assistant/index.js';
 import type { AgentInvocation, BotMessage } from '../dialogue/index.js';
 

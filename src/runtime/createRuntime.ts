@@ -1,8 +1,9 @@
 /**
  * The one wiring of the runtime. Entry points (the Lambda handlers, the local stack) choose
  * adapters — store, queue, reply store, secret store, model factory, tool port, agent runners,
- * channels, clock — and call `createRuntime`; it assembles the engine, the channels, the output
- * router and the HTTP route table, so that every entry point runs the same thing.
+ * channels, clock — and call `createRuntime`; it assembles the engine, the output router and,
+ * through `createHttpRuntime`, the channels and the HTTP route table, so that every entry point
+ * runs the same thing. The HTTP handlers call `createHttpRuntime` alone.
  */
 import type { Assistant, LlmConfig } from '../assistant/index.js';
 import {
@@ -13,30 +14,13 @@ import {
 } from '../dialogue/index.js';
 import type { Logger } from '../resilience/index.js';
 import type { AgentRunners } from './agentRunner.js';
-import type { ChannelContext, ChannelFactory } from './channel.js';
 import { type JobOptions, type JobOutcome, processJob, processJobRetryingRaces } from './commit.js';
-import { createHttpApi, type HttpApi } from './httpApi.js';
+import { createHttpRuntime, type HttpRuntime, type RuntimeParts } from './httpRuntime.js';
 import type { Job } from './jobs.js';
 import { outputRouter, streamingChannels } from './outputRouter.js';
 import { recoverPendingWork } from './recovery.js';
 import { rephrasePort, STDERR_LOGGER } from './rephrasePort.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
-
-/**
- * The environment-specific pieces every runtime needs: the stores and queue, a clock, and the
- * channels with their HTTP settings.
- */
-export interface RuntimeParts extends Omit<ChannelContext, 'replyWaitMs' | 'stopping'> {
-  readonly channels: ChannelFactory;
-  readonly http: {
-    /** How long a webhook waits for its turn to settle. */
-    readonly replyWaitMs: number;
-    /** The bearer token authenticated routes need; none when it resolves to undefined. */
-    readonly authToken?: () => Promise<string | undefined>;
-    /** Aborted when the server stops: waiting webhooks answer with what they have. */
-    readonly stopping?: AbortSignal;
-  };
-}
 
 /** What running conversations needs beyond the HTTP side: the assistant and its peers. */
 export interface DialogueParts {
@@ -52,11 +36,6 @@ export interface DialogueParts {
   readonly logger?: Logger;
 }
 
-/** The HTTP side: what a webhook handler runs. */
-export interface HttpRuntime {
-  readonly http: HttpApi;
-}
-
 /** A whole runtime: the HTTP side and the job side. */
 export interface Runtime extends HttpRuntime {
   readonly deps: RuntimeDeps;
@@ -68,29 +47,10 @@ export interface Runtime extends HttpRuntime {
   recover(conversationIds: readonly string[]): Promise<number>;
 }
 
-/** Assembles a runtime from adapters; without dialogue parts, only its HTTP side. */
-export function createRuntime(parts: RuntimeParts & { readonly dialogue: DialogueParts }): Runtime;
-export function createRuntime(parts: RuntimeParts): HttpRuntime;
-export function createRuntime(
-  parts: RuntimeParts & { readonly dialogue?: DialogueParts },
-): HttpRuntime | Runtime {
-  const context: ChannelContext = {
-    queue: parts.queue,
-    store: parts.store,
-    replies: parts.replies,
-    newId: parts.newId,
-    now: parts.now,
-    sleep: parts.sleep,
-    replyWaitMs: parts.http.replyWaitMs,
-    ...(parts.http.stopping ? { stopping: parts.http.stopping } : {}),
-  };
-  const channels = parts.channels(context);
-  const http = createHttpApi(
-    channels,
-    parts.http.authToken ? { authToken: parts.http.authToken } : {},
-  );
+/** Assembles a whole runtime from adapters and the dialogue parts. */
+export function createRuntime(parts: RuntimeParts & { readonly dialogue: DialogueParts }): Runtime {
+  const { http, channels } = createHttpRuntime(parts);
   const { dialogue } = parts;
-  if (!dialogue) return { http };
   const { assistant, models } = dialogue;
   const llm = models(assistant.commandGenerator.llm);
   const logger = dialogue.logger ?? STDERR_LOGGER;

@@ -24,7 +24,7 @@ export type {
 export { HttpError } from './channel.js';
 export type { JobOptions, JobOutcome } from './commit.js';
 export { processJob, processJobRetryingRaces } from './commit.js';
-export type { DialogueParts, HttpRuntime, Runtime, RuntimeParts } from './createRuntime.js';
+export type { DialogueParts, Runtime } from './createRuntime.js';
 export { createRuntime } from './createRuntime.js';
 export { deliverOutbox } from './delivery.js';
 export type { HttpApi, HttpApiOptions } from './httpApi.js';
@@ -36,6 +36,8 @@ export {
   MAX_BODY_BYTES,
   requireContentType,
 } from './httpApi.js';
+export type { HttpRuntime, RuntimeParts } from './httpRuntime.js';
+export { createHttpRuntime } from './httpRuntime.js';
 export type { JobScope } from './jobBudget.js';
 export {
   COMMIT_RESERVE_MS,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BotMessage, DialogueEvent } from '../dialogue/index.js';
 import { Job } from './jobs.js';
 

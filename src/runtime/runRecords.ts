@@ -3,7 +3,7 @@
  * load. The runtime's part (sequencing, retries, the run's turn and channel) has its schema
  * here; the runner's own part is parsed with the schema its `AgentRunner` declares.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchboardError } from '../resilience/index.js';
 import type { AgentRunner } from './agentRunner.js';
 import type { AgentRunRecord, ConversationStore } from './ports.js';

@@ -5,7 +5,7 @@ import { DynamoReplyStore } from '../../src/adapters/aws/dynamoReplyStore.js';
 import { SqsJobQueue } from '../../src/adapters/aws/sqsJobQueue.js';
 import { type LocalHttpServer, serveHttp } from '../../src/adapters/local/httpServer.js';
 import { standardChannels } from '../../src/channels/index.js';
-import { createRuntime, type HttpApi } from '../../src/runtime/index.js';
+import { createHttpRuntime, type HttpApi } from '../../src/runtime/index.js';
 import type { Emulators } from './emulators.js';
 import { SILENT_LOGGER } from './logger.js';
 
@@ -24,7 +24,7 @@ export async function serveLocalHttp(emulators: Emulators, token: string): Promi
   const now = () => Date.now();
   const { documents, tableName, sqs, queues } = emulators;
   const table = { client: documents, tableName, ttlSeconds: 3600, now };
-  const { http } = createRuntime({
+  const { http } = createHttpRuntime({
     store: new DynamoConversationStore(table),
     replies: new DynamoReplyStore(table),
     queue: new SqsJobQueue({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseState } from '../../dialogue/index.js';
 import { RECENT_JOBS } from '../../runtime/jobs.js';
 import { Outbox, SequencedEvent } from '../../runtime/outbox.js';

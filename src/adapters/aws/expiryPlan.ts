@@ -12,7 +12,7 @@
  * versions / `REFRESH_BATCH` times per half lead; a burst of many versions followed by a long
  * silence can outrun it, and reads then skip the oldest events that expired.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Event items a commit refreshes at most. */
 export const REFRESH_BATCH = 10;

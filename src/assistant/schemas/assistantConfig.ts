@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LlmConfig, NonEmptyString, strictObject } from './common.js';
 import { TimeZone } from './subAgent.js';
 

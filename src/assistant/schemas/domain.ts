@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NonEmptyString, strictObject } from './common.js';
 
 export const SLOT_TYPES = ['text', 'bool', 'float', 'categorical', 'list', 'any'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NonEmptyString, strictObject } from './common.js';
 
 /** The keys that decide what a step does; a step has exactly one of them. */

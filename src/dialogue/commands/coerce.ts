@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SlotDefinition } from '../../assistant/index.js';
 import { parseJsonText, splitOnCommas, unquote } from './quoting.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the user's message asks the assistant to do, in Rasa's command vocabulary. Produced by

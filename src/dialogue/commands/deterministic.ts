@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Command } from './command.js';
 import { parseJsonText, splitOnCommas, unquote } from './quoting.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One message the bot sends: a rendered response variation, named by its `utter_` response. */
 export const BotMessage = z.object({

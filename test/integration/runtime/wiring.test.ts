@@ -22,15 +22,16 @@ import {
   startFunctionsHarness,
 } from '../functions/harness.js';
 
-// Every runtime this file builds is recorded on its way through the one wiring function.
+// Every runtime this file builds is recorded on its way through the one wiring of its HTTP side,
+// which the whole runtime's wiring goes through too.
 const wired = vi.hoisted(() => [] as (RuntimeParts & { dialogue?: unknown })[]);
-vi.mock('../../../src/runtime/createRuntime.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/runtime/createRuntime.js')>();
-  const createRuntime = (parts: RuntimeParts) => {
+vi.mock('../../../src/runtime/httpRuntime.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/runtime/httpRuntime.js')>();
+  const createHttpRuntime = (parts: RuntimeParts) => {
     wired.push(parts);
-    return actual.createRuntime(parts);
+    return actual.createHttpRuntime(parts);
   };
-  return { ...actual, createRuntime };
+  return { ...actual, createHttpRuntime };
 });
 // And the dialogue parts of each through the one assembly, with where its model key comes from.
 const assembled = vi.hoisted(() => [] as unknown[]);

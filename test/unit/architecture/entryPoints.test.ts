@@ -16,11 +16,11 @@ async function sources(dir: string): Promise<string[]> {
 const HAND_WIRING = [
   /new DialogueEngine\(/,
   /\bprocessJob(RetryingRaces)?\(\s*\w+\s*,\s*\w+\s*,/,
-  /runtime\/(commit|agentSteps|delivery|createRuntime)\.js/,
+  /runtime\/(commit|agentSteps|delivery|createRuntime|httpRuntime)\.js/,
 ];
 
 describe('entry points', () => {
-  it('build their runtime only through createRuntime', async () => {
+  it('build their runtime only through createRuntime or createHttpRuntime', async () => {
     const files = [...(await sources('functions')), ...(await sources('src/cli'))];
     expect(files.length).toBeGreaterThan(5);
     const offending: string[] = [];
