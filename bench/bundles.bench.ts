@@ -3,11 +3,12 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { TRACING_SWITCH } from '../infra/constructs/handlerFunction.js';
 import { generateAssistantBundle } from '../src/build/index.js';
 import { round } from './harness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HANDLERS = ['webhook', 'worker', 'delay'] as const;
+const HANDLERS = ['webhook', 'worker', 'delay', 'a2aPush', 'a2aServer'] as const;
 const REQUIRE_BANNER =
   "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);";
 
@@ -52,6 +53,7 @@ export async function bundlesBenchmark(): Promise<Record<string, unknown>> {
       banner: { js: REQUIRE_BANNER },
       minify: true,
       external: ['@aws-sdk/*'],
+      define: { [TRACING_SWITCH]: '"false"' },
       alias: { '@switchboard/bundle': registryFile },
       outfile,
       logLevel: 'error',
@@ -70,7 +72,8 @@ export async function bundlesBenchmark(): Promise<Record<string, unknown>> {
 }
 
 function coldImportMs(file: string): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
+  // The streaming handlers call the Lambda runtime's global `awslambda` as they load.
+  const script = `globalThis.awslambda = { streamifyResponse: (handler) => handler }; const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
   const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
     cwd: root,
     env: { ...process.env, ...FUNCTION_ENV },

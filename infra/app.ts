@@ -74,6 +74,7 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
     authenticate: context('authenticate') !== 'false',
     alarmAction: state.alarms.action,
     concurrency: settings,
+    tracing: settings.tracing,
     ...(hasA2AAgents(bundle.assistant) || bundle.assistant.a2aServer
       ? { pushKey: state.pushKey }
       : {}),

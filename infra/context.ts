@@ -21,6 +21,8 @@ export interface DeploySettings {
   readonly reserveWebhookConcurrency: boolean;
   /** Who the alarms email, if anyone. */
   readonly alarmEmail?: string;
+  /** Trace every function with X-Ray (off by default: the bundles then carry no X-Ray code). */
+  readonly tracing: boolean;
 }
 
 /** A CDK context value the app cannot deploy with. */
@@ -57,6 +59,7 @@ export function readDeploySettings(node: Node): DeploySettings {
       MAX_WEBHOOK_CONCURRENCY,
     ),
     reserveWebhookConcurrency: flag(node, 'reserveWebhookConcurrency', true),
+    tracing: flag(node, 'tracing', false),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
   };
 }

@@ -55,6 +55,8 @@ export interface StatelessStackProps extends StackProps {
   readonly alarmAction: IAlarmAction;
   /** How many executions each function may use at once. */
   readonly concurrency: ConcurrencySettings;
+  /** Trace every function with X-Ray (default false). */
+  readonly tracing?: boolean;
   /**
    * The key of A2A push tokens (from the stateful stack): given when the project has A2A agents
    * or serves itself over A2A.
@@ -85,7 +87,8 @@ export class StatelessStack extends Stack {
     const restTokenSecret =
       props.authenticate === false ? undefined : `${prefix}${REST_TOKEN_NAME}`;
     const logRetention = RetentionDays.ONE_MONTH;
-    const common = { logRetention, alarmAction: props.alarmAction };
+    const tracing = props.tracing === true;
+    const common = { logRetention, alarmAction: props.alarmAction, tracing };
     const environment = {
       TABLE_NAME: props.table.tableName,
       JOBS_QUEUE_URL: props.jobsQueue.queueUrl,
@@ -158,6 +161,7 @@ export class StatelessStack extends Stack {
             pushKey: props.pushKey,
             logRetention,
             alarmAction: props.alarmAction,
+            tracing,
           })
         : undefined;
 
@@ -261,7 +265,7 @@ export class StatelessStack extends Stack {
       ...(this.a2aPush ? [this.a2aPush] : []),
       ...(this.a2aServer ? [this.a2aServer.function] : []),
     ]) {
-      acknowledgeTracingWildcard(fn.role);
+      if (tracing) acknowledgeTracingWildcard(fn.role);
       acknowledgeRuntimePin(fn.function);
     }
     acknowledgeRouteAuthorization(this.endpoint.api, restTokenSecret !== undefined);

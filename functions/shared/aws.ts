@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SecretsManagerSecretStore } from '../../src/adapters/aws/secretsManagerStore.js';
 import type { SqsJobQueueOptions } from '../../src/adapters/aws/sqsJobQueue.js';
 import { readFunctionEnv } from './env.js';
-import { tracer } from './observability.js';
+import { traced } from './observability.js';
 
 // Built once per container. Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_*).
 
@@ -12,12 +12,12 @@ import { tracer } from './observability.js';
 export const env = readFunctionEnv(process.env);
 
 const now = (): number => Date.now();
-const dynamo = tracer.captureAWSv3Client(new DynamoDBClient({}));
+const dynamo = traced(new DynamoDBClient({}));
 const documents = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },
 });
 // The endpoint decides, not the queue URL's host: an AWS_ENDPOINT_URL_SQS override then holds.
-const sqs = tracer.captureAWSv3Client(new SQSClient({ useQueueUrlAsEndpoint: false }));
+const sqs = traced(new SQSClient({ useQueueUrlAsEndpoint: false }));
 
 /** The conversation table's client and settings, for the stores (see `stores.ts`). */
 export const table = {

@@ -30,6 +30,8 @@ export interface A2AServerProps {
   readonly pushKey: ISecret;
   readonly logRetention: RetentionDays;
   readonly alarmAction: IAlarmAction;
+  /** Active X-Ray tracing (see `HandlerFunctionProps.tracing`). */
+  readonly tracing: boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export class A2AServer extends Construct {
       timeout: A2A_SERVER_TIMEOUT,
       logRetention: props.logRetention,
       alarmAction: props.alarmAction,
+      tracing: props.tracing,
       registryFile: props.registryFile,
       environment: {
         ...props.environment,

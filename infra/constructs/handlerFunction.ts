@@ -26,6 +26,9 @@ export const BUNDLE_IMPORT = '@switchboard/bundle';
 const REQUIRE_BANNER =
   "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);";
 
+/** The switch `functions/shared/tracing.ts` reads, a constant in each bundle. */
+export const TRACING_SWITCH = 'process.env.SWITCHBOARD_TRACING';
+
 export interface HandlerFunctionProps {
   /** File under `functions/`, e.g. `webhook.ts`. */
   readonly entry: string;
@@ -41,12 +44,17 @@ export interface HandlerFunctionProps {
   readonly alarmAction: IAlarmAction;
   /** Executions reserved for it, which also caps it (default: none, it shares the account's pool). */
   readonly reservedConcurrentExecutions?: number;
+  /**
+   * Active X-Ray tracing. The bundle is built for it: without tracing, the build sets
+   * `SWITCHBOARD_TRACING` to "false" as a constant and the X-Ray code is left out.
+   */
+  readonly tracing: boolean;
 }
 
 /**
  * A Switchboard Lambda function with the shared defaults: Node 22 on ARM, an ESM bundle built by
  * the local esbuild (minified, with source maps, the AWS SDK left to the runtime), JSON logs in a
- * log group with retention, active tracing, its own role, and an alarm on errors.
+ * log group with retention, X-Ray tracing when asked for, its own role, and an alarm on errors.
  */
 export class HandlerFunction extends Construct {
   readonly function: NodejsFunction;
@@ -80,7 +88,7 @@ export class HandlerFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel.INFO,
       systemLogLevelV2: SystemLogLevel.WARN,
-      tracing: Tracing.ACTIVE,
+      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       ...(props.reservedConcurrentExecutions === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
@@ -91,6 +99,7 @@ export class HandlerFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'switchboard',
         POWERTOOLS_METRICS_NAMESPACE: 'Switchboard',
+        SWITCHBOARD_TRACING: String(props.tracing),
       },
       bundling: {
         format: OutputFormat.ESM,
@@ -101,6 +110,7 @@ export class HandlerFunction extends Construct {
         sourceMap: true,
         sourcesContent: false,
         externalModules: ['@aws-sdk/*'],
+        define: { [TRACING_SWITCH]: JSON.stringify(String(props.tracing)) },
         forceDockerBundling: false,
         ...(props.registryFile
           ? { esbuildArgs: { '--alias': `${BUNDLE_IMPORT}=${props.registryFile}` } }

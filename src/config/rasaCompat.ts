@@ -63,7 +63,10 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     because('lock_store', `not used: ${STORES}`),
     because('event_broker', `not used: ${STORES}; the tracker route gives each event`),
     because('timer_store', `not used: ${STORES}; delayed work waits on Switchboard's own queue`),
-    because('tracing', 'not used: the deployed functions trace with AWS X-Ray'),
+    because(
+      'tracing',
+      'not used: the deployed functions trace with AWS X-Ray when deployed with -c tracing=true',
+    ),
     because('metrics', 'not used: the deployed functions report to CloudWatch'),
     because('models', 'not used: a deployment ships its project; no model server is read'),
     because('model', 'not used: a deployment ships its project; no model server is read'),

@@ -7,6 +7,7 @@ import { buildApp } from '../../infra/app.js';
 import { BASE_PROJECT, writeProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/tempDirs.js';
 import {
+  actionsOf,
   admittedAtOnce,
   type Built,
   build,
@@ -16,6 +17,7 @@ import {
   secretArn,
   statementsOf,
   throttleOf,
+  XRAY_MARK,
 } from './stackTemplates.js';
 
 describe('the CDK app context', () => {
@@ -38,6 +40,7 @@ describe('the CDK app context', () => {
       authenticate: 'false',
       workerConcurrency: '50',
       webhookConcurrency: '200',
+      tracing: 'true',
     });
   });
 
@@ -48,6 +51,22 @@ describe('the CDK app context', () => {
       Action: 'secretsmanager:GetSecretValue',
       Resource: [secretArn('acme/OPENAI_API_KEY'), secretArn('acme/customers/*')],
     });
+  });
+
+  it('traces every function with X-Ray when tracing is on, granting X-Ray alone on any resource', async () => {
+    built.template.resourcePropertiesCountIs(
+      'AWS::Lambda::Function',
+      {
+        TracingConfig: { Mode: 'Active' },
+        Environment: { Variables: Match.objectLike({ SWITCHBOARD_TRACING: 'true' }) },
+      },
+      3,
+    );
+    for (const name of ['Webhook', 'Worker', 'Delay'] as const) {
+      expect(await readFile(bundleFile(built, name), 'utf8')).toContain(XRAY_MARK);
+      const wildcard = statementsOf(built, name).filter((s) => s.Resource === '*');
+      expect(actionsOf(wildcard)).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    }
   });
 
   it('lets the worker read per-conversation secrets by their pattern, and passes the AWS Solutions checks', () => {

@@ -10,6 +10,8 @@ import type { StatelessStack } from '../../infra/statelessStack.js';
 import { tempDir } from '../helpers/tempDirs.js';
 
 export const MAX_BUNDLE_BYTES = 5 * 1024 * 1024;
+/** A setting only the X-Ray SDK reads: a bundle that names it carries the SDK. */
+export const XRAY_MARK = 'AWS_XRAY_CONTEXT_MISSING';
 export const FUNCTIONS = {
   Webhook: 'webhook',
   Worker: 'worker',

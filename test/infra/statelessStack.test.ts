@@ -18,6 +18,7 @@ import {
   secretArn,
   statementsOf,
   throttleOf,
+  XRAY_MARK,
 } from './stackTemplates.js';
 
 describe('StatelessStack', () => {
@@ -30,18 +31,23 @@ describe('StatelessStack', () => {
     template = built.template;
   });
 
-  it('runs every handler on Node.js 22 on ARM, with active tracing and JSON logs', () => {
+  it('runs every handler on Node.js 22 on ARM, with JSON logs and no tracing unless asked for', async () => {
     template.resourcePropertiesCountIs(
       'AWS::Lambda::Function',
       {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        TracingConfig: { Mode: 'Active' },
+        TracingConfig: Match.absent(),
         LoggingConfig: Match.objectLike({ LogFormat: 'JSON' }),
+        Environment: { Variables: Match.objectLike({ SWITCHBOARD_TRACING: 'false' }) },
       },
       5,
     );
+    // Without tracing, no bundle carries the X-Ray SDK.
+    for (const name of Object.keys(FUNCTIONS) as (keyof typeof FUNCTIONS)[]) {
+      expect(await readFile(bundleFile(built, name), 'utf8')).not.toContain(XRAY_MARK);
+    }
   });
 
   it('gives the functions the table, the queues, the secret prefix and their settings', () => {
@@ -317,10 +323,9 @@ describe('StatelessStack', () => {
     });
   });
 
-  it('gives no function a wildcard resource except for X-Ray', () => {
+  it('gives no function a wildcard resource', () => {
     for (const name of Object.keys(FUNCTIONS) as (keyof typeof FUNCTIONS)[]) {
-      const wildcard = statementsOf(built, name).filter((s) => s.Resource === '*');
-      expect(actionsOf(wildcard)).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+      expect(statementsOf(built, name).filter((s) => s.Resource === '*')).toEqual([]);
     }
     template.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
     template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });

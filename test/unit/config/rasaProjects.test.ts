@@ -166,7 +166,7 @@ describe('Rasa projects load unchanged', () => {
     expect(runs[0]).toEqual([
       'note: config.yml: not used by Switchboard, ignored: recipe, language',
       "note: data/a.yml:1:1: Switchboard runs CALM flows, not Rasa's NLU: nlu, stories, rules data are not used (data/a.yml, data/b.yml, data/c.yml)",
-      'note: endpoints.yml:1:1: tracing: not used: the deployed functions trace with AWS X-Ray',
+      'note: endpoints.yml:1:1: tracing: not used: the deployed functions trace with AWS X-Ray when deployed with -c tracing=true',
     ]);
   });
 
