@@ -1,19 +1,24 @@
-import * as z from 'zod';
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
 import { SwitchboardError } from '../../src/resilience/index.js';
 
-const optionalText = z
-  .string()
-  .optional()
-  .transform((value) => (value === '' ? undefined : value));
+// zod's small build, which the HTTP handlers load alone, brings no messages of its own: they
+// are English, as the full build's are, in logs and in the reasons of 400 answers.
+z.config(en());
+
+const optionalText = z.pipe(
+  z.optional(z.string()),
+  z.transform((value: string | undefined) => (value === '' ? undefined : value)),
+);
 
 /** The settings the stateless stack gives every function, read from its environment. */
 export const FunctionEnv = z.object({
-  TABLE_NAME: z.string().min(1),
-  JOBS_QUEUE_URL: z.string().min(1),
-  DELAY_QUEUE_URL: z.string().min(1),
+  TABLE_NAME: z.string().check(z.minLength(1)),
+  JOBS_QUEUE_URL: z.string().check(z.minLength(1)),
+  DELAY_QUEUE_URL: z.string().check(z.minLength(1)),
   /** Prepended to secret names: `switchboard/` reads `OPENAI_API_KEY` as `switchboard/OPENAI_API_KEY`. */
-  SECRET_PREFIX: z.string().default(''),
-  CONVERSATION_TTL_DAYS: z.coerce.number().int().positive().default(30),
+  SECRET_PREFIX: z._default(z.string(), ''),
+  CONVERSATION_TTL_DAYS: z._default(z.coerce.number().check(z.int(), z.positive()), 30),
   /** The full name of the secret holding the REST channel's bearer token; unset: no token. */
   REST_TOKEN_SECRET: optionalText,
   /** The full name (or ARN) of the secret that signs A2A push tokens; unset: A2A tasks are polled. */
@@ -21,7 +26,10 @@ export const FunctionEnv = z.object({
   /** The API's base URL, under which the worker registers A2A push URLs (`<url>a2a/push/…`). */
   A2A_PUSH_BASE_URL: optionalText,
   /** How long the REST webhook waits for a turn to settle (API Gateway gives up at 30 s). */
-  REPLY_WAIT_MS: z.coerce.number().int().min(0).max(25_000).default(20_000),
+  REPLY_WAIT_MS: z._default(
+    z.coerce.number().check(z.int(), z.nonnegative(), z.maximum(25_000)),
+    20_000,
+  ),
 });
 export type FunctionEnv = z.infer<typeof FunctionEnv>;
 

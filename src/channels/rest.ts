@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { BotMessage } from '../dialogue/index.js';
 import {
   type Channel,
@@ -32,24 +32,24 @@ export const REST_LIMITS = {
 
 /** The body of `POST /webhooks/rest/webhook`, as Rasa's REST channel takes it. */
 export const RestWebhookBody = z.strictObject({
-  sender: z
-    .string()
-    .trim()
-    .check((ctx) => {
-      const problem = senderIdProblem(ctx.value);
-      if (problem !== undefined) {
-        ctx.issues.push({ code: 'custom', message: `sender ${problem}`, input: ctx.value });
-      }
-    }),
-  message: z.string().max(REST_LIMITS.messageChars, {
-    error: `message must be at most ${REST_LIMITS.messageChars} characters`,
+  sender: z.string().check(z.trim(), (ctx) => {
+    const problem = senderIdProblem(ctx.value);
+    if (problem !== undefined) {
+      ctx.issues.push({ code: 'custom', message: `sender ${problem}`, input: ctx.value });
+    }
   }),
-  metadata: z
-    .record(z.string(), z.unknown())
-    .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= REST_LIMITS.metadataBytes, {
-      error: `metadata must be at most ${REST_LIMITS.metadataBytes} bytes as JSON`,
-    })
-    .optional(),
+  message: z.string().check(
+    z.maxLength(REST_LIMITS.messageChars, {
+      error: `message must be at most ${REST_LIMITS.messageChars} characters`,
+    }),
+  ),
+  metadata: z.optional(
+    z.record(z.string(), z.unknown()).check(
+      z.refine((m) => Buffer.byteLength(JSON.stringify(m)) <= REST_LIMITS.metadataBytes, {
+        error: `metadata must be at most ${REST_LIMITS.metadataBytes} bytes as JSON`,
+      }),
+    ),
+  ),
 });
 export type RestWebhookBody = z.infer<typeof RestWebhookBody>;
 

@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Command } from './commands/command.js';
 import { Frame } from './frames.js';
 
 const at = { timestamp: z.number() };
 const flowEvent = <T extends string>(name: T) =>
-  z.object({ event: z.literal(name), flow_id: z.string(), step_id: z.string().optional(), ...at });
+  z.object({ event: z.literal(name), flow_id: z.string(), step_id: z.optional(z.string()), ...at });
 const agentEvent = <T extends string>(name: T) =>
   z.object({ event: z.literal(name), agent_id: z.string(), flow_id: z.string(), ...at });
 
@@ -16,17 +16,17 @@ export const DialogueEvent = z.discriminatedUnion('event', [
   z.object({
     event: z.literal('user'),
     text: z.string(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    commands: z.array(Command).optional(),
+    metadata: z.optional(z.record(z.string(), z.unknown())),
+    commands: z.optional(z.array(Command)),
     ...at,
   }),
   z.object({
     event: z.literal('bot'),
-    text: z.string().optional(),
-    buttons: z.array(z.object({ title: z.string(), payload: z.string() })).optional(),
-    custom: z.unknown().optional(),
-    image: z.string().optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    text: z.optional(z.string()),
+    buttons: z.optional(z.array(z.object({ title: z.string(), payload: z.string() }))),
+    custom: z.optional(z.unknown()),
+    image: z.optional(z.string()),
+    metadata: z.optional(z.record(z.string(), z.unknown())),
     ...at,
   }),
   z.object({ event: z.literal('slot'), name: z.string(), value: z.unknown(), ...at }),

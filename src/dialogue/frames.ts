@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Where a frame stands in its flow before the first step has run. */
 export const START = 'START';
@@ -13,7 +13,7 @@ export const FlowFrame = z.object({
   /** How the flow started: by the user, as a digression, called by another flow, or linked. */
   frame_type: z.enum(['regular', 'interrupt', 'call', 'link']),
   /** A digression was pushed above this flow; offer to return to it when it is on top again. */
-  interrupted: z.boolean().optional(),
+  interrupted: z.optional(z.boolean()),
 });
 export type FlowFrame = z.infer<typeof FlowFrame>;
 
@@ -31,7 +31,7 @@ export type PatternFrame = z.infer<typeof PatternFrame>;
 /** A user message kept until the agent's run reports back. */
 export const HeldMessage = z.object({
   text: z.string(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
 });
 export type HeldMessage = z.infer<typeof HeldMessage>;
 
@@ -52,19 +52,19 @@ export const AgentFrame = z.object({
    */
   status: z.enum(['running', 'working', 'input_required', 'interrupted']),
   /** The durable run working on the agent's current invocation. */
-  run_id: z.string().optional(),
+  run_id: z.optional(z.string()),
   /** Why the agent runs next: first start, the user's answer, after an interruption, or anew. */
-  invocation: z.enum(['start', 'continue', 'resume', 'restart']).optional(),
-  exit_if: z.array(z.string()).optional(),
+  invocation: z.optional(z.enum(['start', 'continue', 'resume', 'restart'])),
+  exit_if: z.optional(z.array(z.string())),
   /** The agent's last message to the user, offered to it when it resumes. */
-  last_message: z.string().optional(),
+  last_message: z.optional(z.string()),
   /** Ids a remote agent needs on the next message of the same task (A2A `context_id`, `task_id`). */
-  session: z.record(z.string(), z.string()).optional(),
+  session: z.optional(z.record(z.string(), z.string())),
   /**
    * Messages the user sent while the run worked, oldest first: handled in order once the run
    * reports back (the answer it asked for, or new turns when it finished).
    */
-  held: z.array(HeldMessage).optional(),
+  held: z.optional(z.array(HeldMessage)),
 });
 export type AgentFrame = z.infer<typeof AgentFrame>;
 

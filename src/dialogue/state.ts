@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SwitchboardError } from '../resilience/index.js';
 import { type DialogueEvent, DialogueEvent as DialogueEventSchema } from './events.js';
 import { Frame } from './frames.js';
@@ -26,7 +26,10 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
  * The latest user message: its position among the conversation's events (0 for the first, the
  * event log's sequence number) and when it came, in seconds since the epoch.
  */
-export const LatestMessage = z.object({ index: z.number().int().min(0), timestamp: z.number() });
+export const LatestMessage = z.object({
+  index: z.int().check(z.nonnegative()),
+  timestamp: z.number(),
+});
 export type LatestMessage = z.infer<typeof LatestMessage>;
 
 /**
@@ -50,23 +53,23 @@ export const ConversationState = z.object({
   slots: z.record(z.string(), z.unknown()),
   stack: z.array(Frame),
   /** Frames created so far; frame ids are `f<n>`. */
-  frame_seq: z.number().int().min(0),
+  frame_seq: z.int().check(z.nonnegative()),
   history: z.array(HistoryEntry),
   /** Bot events since the latest user message, for "repeat message". */
   last_bot_events: z.array(DialogueEventSchema),
   recent_events: z.array(DialogueEventSchema),
-  event_count: z.number().int().min(0),
+  event_count: z.int().check(z.nonnegative()),
   /** Set once `action_session_start` ran; absent in conversations older than sessions. */
-  session_started: z.boolean().optional(),
+  session_started: z.optional(z.boolean()),
   /**
    * Absent until the user writes, and in states written before it was kept: those find the
    * latest message in their recent events (`latestMessageTime`).
    */
-  latest_message: LatestMessage.optional(),
+  latest_message: z.optional(LatestMessage),
   /** When the latest event happened (seconds since the epoch); absent likewise. */
-  latest_event_time: z.number().optional(),
+  latest_event_time: z.optional(z.number()),
   /** Absent until a sub agent starts in the session. */
-  agents: SessionAgents.optional(),
+  agents: z.optional(SessionAgents),
 });
 export type ConversationState = z.infer<typeof ConversationState>;
 

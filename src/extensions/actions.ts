@@ -19,7 +19,7 @@ const Result = z
         z.object({
           name: z.string().optional(),
           variables: z.record(z.string(), z.unknown()).optional(),
-          message: BotMessage.optional(),
+          message: z.optional(BotMessage),
         }),
       )
       .optional(),

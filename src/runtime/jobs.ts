@@ -1,14 +1,14 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Command } from '../dialogue/index.js';
 
 const base = {
   /** Unique; the queue deduplicates on it and the processor skips a job it already ran. */
-  id: z.string().min(1).max(128),
-  conversation_id: z.string().min(1),
+  id: z.string().check(z.minLength(1)).check(z.maxLength(128)),
+  conversation_id: z.string().check(z.minLength(1)),
   /** The user message whose turn this job belongs to; its replies are grouped under it. */
-  turn_id: z.string().min(1),
+  turn_id: z.string().check(z.minLength(1)),
   /** Do not run before this time (milliseconds since the epoch): the delay path holds it. */
-  not_before: z.number().optional(),
+  not_before: z.optional(z.number()),
 };
 
 /**
@@ -25,22 +25,22 @@ export const Job = z.discriminatedUnion('type', [
     type: z.literal('user_message'),
     ...base,
     text: z.string(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: z.optional(z.record(z.string(), z.unknown())),
     /**
      * What the message asks, already known (a channel's cancel): the command generator is not
      * asked.
      */
-    commands: z.array(Command).optional(),
+    commands: z.optional(z.array(Command)),
     channel: z.string(),
     /** Earlier tries of this message that the model failed (the retry policy's count). */
-    attempt: z.number().int().min(0).optional(),
+    attempt: z.optional(z.int().check(z.nonnegative())),
   }),
   z.object({
     type: z.literal('agent_step'),
     ...base,
     frame_id: z.string(),
     run_id: z.string(),
-    step: z.number().int().min(0),
+    step: z.int().check(z.nonnegative()),
   }),
   z.object({
     type: z.literal('agent_update'),
@@ -54,10 +54,10 @@ export const Job = z.discriminatedUnion('type', [
     ...base,
     agent_id: z.string(),
     /** The cancelled run and its record, when the agent was working. */
-    run_id: z.string().optional(),
-    record: z.string().optional(),
+    run_id: z.optional(z.string()),
+    record: z.optional(z.string()),
     /** The ids a waiting agent kept (an A2A task waiting for the user). */
-    session: z.record(z.string(), z.string()).optional(),
+    session: z.optional(z.record(z.string(), z.string())),
   }),
   z.object({
     type: z.literal('channel_work'),

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { BotMessage, DialogueEvent } from '../dialogue/index.js';
 import { Job } from './jobs.js';
 
@@ -10,7 +10,10 @@ export const OutboundMessage = z.object({
 });
 export type OutboundMessage = z.infer<typeof OutboundMessage>;
 
-export const SequencedEvent = z.object({ seq: z.number().int().min(0), event: DialogueEvent });
+export const SequencedEvent = z.object({
+  seq: z.int().check(z.nonnegative()),
+  event: DialogueEvent,
+});
 /** An event with its position in the conversation's log. */
 export type SequencedEvent = z.infer<typeof SequencedEvent>;
 
@@ -24,13 +27,13 @@ export const Outbox = z.object({
   turn_id: z.string(),
   channel: z.string(),
   /** The head version this outbox was committed with. */
-  version: z.number().int().min(1),
+  version: z.int().check(z.minimum(1)),
   events: z.array(SequencedEvent),
   messages: z.array(OutboundMessage),
   /** True when the turn is over: the assistant waits for the user, not for an agent. */
   settled: z.boolean(),
   /** Earlier turns this job ended without messages (their agent run was cancelled). */
-  settle_turns: z.array(z.string()).default([]),
+  settle_turns: z._default(z.array(z.string()), []),
   jobs: z.array(Job),
 });
 export type Outbox = z.infer<typeof Outbox>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseState } from '../../dialogue/index.js';
 import { RECENT_JOBS } from '../../runtime/jobs.js';
 import { Outbox, SequencedEvent } from '../../runtime/outbox.js';
@@ -6,14 +6,14 @@ import type { AgentRunRecord, ConversationHead } from '../../runtime/ports.js';
 import { StoredDataError } from './storeErrors.js';
 
 const HeadItem = z.object({
-  version: z.number().int().min(1),
+  version: z.int().check(z.minimum(1)),
   state: z.string(),
-  outbox: z.string().optional(),
+  outbox: z.optional(z.string()),
   recent_jobs: z.array(z.string()),
-  next_seq: z.number().int().min(0),
+  next_seq: z.int().check(z.nonnegative()),
   runs: z.record(z.string(), z.string()),
   // Heads written before the channel was kept all came from the REST channel, the only one then.
-  channel: z.string().default('rest'),
+  channel: z._default(z.string(), 'rest'),
 });
 
 const RunItem = z.object({

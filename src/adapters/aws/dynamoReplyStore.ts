@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { OutboundMessage } from '../../runtime/outbox.js';
 import type { ReplyBatch, ReplyStore } from '../../runtime/ports.js';
 import { conversationKey, expiryOf, isExpired, replyKey, replyPrefix } from './dynamoKeys.js';

@@ -12,7 +12,7 @@
  * versions / `REFRESH_BATCH` times per half lead; a burst of many versions followed by a long
  * silence can outrun it, and reads then skip the oldest events that expired.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Event items a commit refreshes at most. */
 export const REFRESH_BATCH = 10;
@@ -33,11 +33,11 @@ export interface ExpiryBook {
 
 // Heads stored before the book existed parse to a floor of 0: their first commit starts a pass.
 const BookItem = z.object({
-  born: z.number().default(0),
-  evt_floor: z.number().default(0),
-  evt_cursor: z.number().int().min(0).default(0),
-  evt_pass_ttl: z.number().default(0),
-  run_ttls: z.record(z.string(), z.number()).default({}),
+  born: z._default(z.number(), 0),
+  evt_floor: z._default(z.number(), 0),
+  evt_cursor: z._default(z.int().check(z.nonnegative()), 0),
+  evt_pass_ttl: z._default(z.number(), 0),
+  run_ttls: z._default(z.record(z.string(), z.number()), {}),
 });
 
 /** The book of a stored head item; missing attributes take the defaults of older heads. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import { $ZodError, prettifyError } from 'zod/v4/core';
 import { SwitchboardError } from '../../resilience/index.js';
 
 /**
@@ -23,7 +23,8 @@ export class StoredDataError extends SwitchboardError {
 function describe(cause: unknown): string {
   // JSON.parse quotes the text it failed on: never echo stored data.
   if (cause instanceof SyntaxError) return 'not JSON';
-  if (cause instanceof z.ZodError) return z.prettifyError(cause).replaceAll('\n', '; ');
+  // Errors of zod's full build and of its small one alike.
+  if (cause instanceof $ZodError) return prettifyError(cause).replaceAll('\n', '; ');
   if (cause instanceof Error) return cause.message;
   return String(cause);
 }

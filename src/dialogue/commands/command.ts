@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * What the user's message asks the assistant to do, in Rasa's command vocabulary. Produced by
@@ -19,7 +19,7 @@ export const Command = z.discriminatedUnion('command', [
   z.object({ command: z.literal('skip question') }),
   z.object({ command: z.literal('continue agent') }),
   /** Starts the active sub agent over; with `agent`, only when that is the active one. */
-  z.object({ command: z.literal('restart agent'), agent: z.string().optional() }),
+  z.object({ command: z.literal('restart agent'), agent: z.optional(z.string()) }),
   /** The message could not be turned into commands (unparseable model output, say). */
   z.object({ command: z.literal('cannot handle'), reason: z.string() }),
 ]);
