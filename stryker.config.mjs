@@ -19,6 +19,7 @@ export default {
     'src/mcp/**/*.ts',
     'src/a2a/**/*.ts',
     '!src/**/index.ts',
+    '!src/**/*.generated.*',
   ],
   concurrency: 2,
   incremental: true,

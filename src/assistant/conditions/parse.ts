@@ -1,7 +1,7 @@
-import peggy from 'peggy';
 import { SwitchboardError } from '../../resilience/index.js';
 import type { Condition } from './ast.js';
-import { CONDITION_GRAMMAR } from './grammar.js';
+// The grammar of grammar.ts, compiled by `npm run generate`.
+import { SyntaxError as GrammarError, parse } from './conditionParser.generated.js';
 
 /**
  * A condition that does not parse; `offset` is 0-based into the condition text.
@@ -20,15 +20,12 @@ export class ConditionSyntaxError extends SwitchboardError {
   }
 }
 
-let parser: peggy.Parser | undefined;
-
 /** Parses a flow condition. Throws ConditionSyntaxError with the offset of the problem. */
 export function parseCondition(text: string): Condition {
-  parser ??= peggy.generate(CONDITION_GRAMMAR);
   try {
-    return parser.parse(text) as Condition;
+    return parse(text) as Condition;
   } catch (error) {
-    if (error instanceof parser.SyntaxError) {
+    if (error instanceof GrammarError) {
       const offset = error.location.start.offset;
       throw new ConditionSyntaxError(describe(error, text), text, offset, { cause: error });
     }
@@ -36,7 +33,7 @@ export function parseCondition(text: string): Condition {
   }
 }
 
-function describe(error: peggy.parser.SyntaxError, text: string): string {
+function describe(error: GrammarError, text: string): string {
   if (error.expected === null || error.expected.length === 0) return error.message;
   const found = error.found === null ? 'end of condition' : `"${error.found}"`;
   const at = error.location.start.offset;

@@ -1,7 +1,6 @@
-import { parse } from 'yaml';
-import { DomainFile, type ResponseVariation, type SlotDefinition } from '../schemas/domain.js';
-import { type FlowDefinition, FlowsFile } from '../schemas/flows.js';
-import { PATTERN_DOMAIN_YAML, PATTERN_FLOWS_YAML } from './definitions.js';
+import type { ResponseVariation, SlotDefinition } from '../schemas/domain.js';
+import type { FlowDefinition } from '../schemas/flows.js';
+import { BUILTIN_PATTERN_DATA } from './builtinData.generated.js';
 import { NATIVE_PATTERN } from './nativePatterns.js';
 
 /** Ids of the built-in patterns. */
@@ -61,13 +60,12 @@ export const BUILTIN_ACTIONS: ReadonlySet<string> = new Set([
   'action_cancel_interrupted',
 ]);
 
-const flows = FlowsFile.parse(parse(PATTERN_FLOWS_YAML)).flows;
-const domain = DomainFile.parse(parse(PATTERN_DOMAIN_YAML));
-
-export const PATTERN_FLOWS: Readonly<Record<string, FlowDefinition>> = flows;
-export const BUILTIN_SLOTS: Readonly<Record<string, SlotDefinition>> = domain.slots;
+// Parsed from the YAML of definitions.ts when the sources are generated (`npm run generate`), so
+// that loading them takes neither a YAML parser nor a schema check.
+export const PATTERN_FLOWS: Readonly<Record<string, FlowDefinition>> = BUILTIN_PATTERN_DATA.flows;
+export const BUILTIN_SLOTS: Readonly<Record<string, SlotDefinition>> = BUILTIN_PATTERN_DATA.slots;
 export const BUILTIN_RESPONSES: Readonly<Record<string, readonly ResponseVariation[]>> =
-  domain.responses;
+  BUILTIN_PATTERN_DATA.responses;
 
 /**
  * The keys of each built-in pattern's context (`context.<key>` in its conditions, Jinja steps and
