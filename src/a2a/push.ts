@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { StreamResponse, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import { legacyPushNotificationToV1StreamResponse } from '@a2a-js/sdk/compat/v0_3';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { WireError } from '../resilience/index.js';
 import { textOf } from './messages.js';
 
@@ -49,9 +49,9 @@ export function isPushToken(
 export const PushUpdate = z.object({
   task_id: z.string(),
   /** The task's state (`TaskState` number), when the notification carries one. */
-  state: z.number().int().optional(),
+  state: z.optional(z.int()),
   /** A status message of the agent (progress while it works). */
-  message: z.object({ id: z.string(), text: z.string() }).optional(),
+  message: z.optional(z.object({ id: z.string(), text: z.string() })),
 });
 export type PushUpdate = z.infer<typeof PushUpdate>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** How a sub agent's run stands when it hands control back to the flow. */
 export const AgentStatus = z.enum([
@@ -14,7 +14,7 @@ export const AgentInputSlot = z.object({
   name: z.string(),
   value: z.unknown(),
   type: z.string(),
-  allowedValues: z.array(z.unknown()).optional(),
+  allowedValues: z.optional(z.array(z.unknown())),
 });
 export type AgentInputSlot = z.infer<typeof AgentInputSlot>;
 
@@ -37,7 +37,7 @@ export const AgentInput = z.object({
   events: z.array(z.record(z.string(), z.unknown())),
   /** Orchestration context: sender and conversation ids, exit conditions, A2A ids, flags. */
   metadata: z.record(z.string(), z.unknown()),
-  timestamp: z.string().optional(),
+  timestamp: z.optional(z.string()),
 });
 export type AgentInput = z.infer<typeof AgentInput>;
 
@@ -45,11 +45,11 @@ export type AgentInput = z.infer<typeof AgentInput>;
 export const AgentOutput = z.object({
   id: z.string(),
   status: AgentStatus,
-  responseMessage: z.string().optional(),
-  events: z.array(AgentSlotEvent).optional(),
-  structuredResults: z.array(z.array(z.record(z.string(), z.unknown()))).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  timestamp: z.string().optional(),
-  errorMessage: z.string().optional(),
+  responseMessage: z.optional(z.string()),
+  events: z.optional(z.array(AgentSlotEvent)),
+  structuredResults: z.optional(z.array(z.array(z.record(z.string(), z.unknown())))),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
+  timestamp: z.optional(z.string()),
+  errorMessage: z.optional(z.string()),
 });
 export type AgentOutput = z.infer<typeof AgentOutput>;

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import type { AgentOutput, SubAgent } from '../assistant/index.js';
 import type { AgentInvocation, BotMessage } from '../dialogue/index.js';
 
@@ -46,7 +46,7 @@ export interface StepContext {
  * of a run record; `dataSchema` parses it whenever a run is loaded, so stored data is never cast.
  */
 export interface AgentRunner<TData = unknown> {
-  readonly dataSchema: z.ZodType<TData>;
+  readonly dataSchema: $ZodType<TData>;
   /** The run's initial data for an invocation: no I/O, so it can be committed with the turn. */
   start(invocation: AgentInvocation): TData;
   step(data: TData, context: StepContext): Promise<StepResult<TData>>;

@@ -3,7 +3,7 @@
  * load. The runtime's part (sequencing, retries, the run's turn and channel) has its schema
  * here; the runner's own part is parsed with the schema its `AgentRunner` declares.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SwitchboardError } from '../resilience/index.js';
 import type { AgentRunner } from './agentRunner.js';
 import type { AgentRunRecord, ConversationStore } from './ports.js';
@@ -17,24 +17,24 @@ export const RUN_RECORD_VERSION = 1;
  */
 export const RunState = z.object({
   // Records of the first build carry no version; they have exactly this shape.
-  version: z.literal(RUN_RECORD_VERSION).default(RUN_RECORD_VERSION),
+  version: z._default(z.literal(RUN_RECORD_VERSION), RUN_RECORD_VERSION),
   runner: z.unknown(),
   /** Consecutive failed steps, for the retry policy. */
-  failures: z.number().int().min(0),
+  failures: z.int().check(z.nonnegative()),
   /** The agent frame the run works for. */
   frameId: z.string(),
   /** Steps run so far; the step job numbered `steps` is the only one that may run next. */
-  steps: z.number().int().min(0),
+  steps: z.int().check(z.nonnegative()),
   /** The channel of the conversation, for the run's messages. */
   channel: z.string(),
   /** The turn that started the run: its replies, and its end, belong to that turn. */
   turnId: z.string(),
   /** When the next step may run (ms since the epoch), if it was delayed. */
-  notBefore: z.number().optional(),
+  notBefore: z.optional(z.number()),
   /** A pushed update whose step failed: the retry takes it again. */
-  pendingUpdate: z.unknown().optional(),
+  pendingUpdate: z.optional(z.unknown()),
   /** Whether the run has sent its filler message: it sends one at most. */
-  saidFiller: z.boolean().optional(),
+  saidFiller: z.optional(z.boolean()),
 });
 export type RunState = z.infer<typeof RunState>;
 
@@ -74,7 +74,7 @@ export function parseRunState(record: AgentRunRecord): RunState {
 
 /** Parses the runner's own data of a run with the runner's schema. */
 export function parseRunnerData<T>(runId: string, runner: AgentRunner<T>, data: unknown): T {
-  const parsed = runner.dataSchema.safeParse(data);
+  const parsed = z.safeParse(runner.dataSchema, data);
   if (parsed.success) return parsed.data;
   throw new RunRecordError(
     runId,

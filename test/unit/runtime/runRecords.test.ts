@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { $ZodError } from 'zod/v4/core';
 import type { AgentRunner } from '../../../src/runtime/index.js';
 import {
   parseRunnerData,
@@ -53,7 +54,7 @@ describe('run records', () => {
       expect(error).toBeInstanceOf(RunRecordError);
       expect((error as Error).message).toMatch(/^the record of run r1 cannot be read: ✖ /);
       expect((error as Error).message).not.toContain('\n');
-      expect((error as Error).cause).toBeInstanceOf(z.ZodError);
+      expect((error as Error).cause).toBeInstanceOf($ZodError);
     }
   });
 
@@ -71,6 +72,6 @@ describe('run records', () => {
     expect((error as Error).message).toMatch(
       /^the record of run r1 cannot be read: the runner's data does not fit its schema: ✖ [^\n]+ → at step$/,
     );
-    expect((error as Error).cause).toBeInstanceOf(z.ZodError);
+    expect((error as Error).cause).toBeInstanceOf($ZodError);
   });
 });
