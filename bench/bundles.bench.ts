@@ -1,16 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { TRACING_SWITCH } from '../infra/constructs/handlerFunction.js';
+import {
+  type BundleReport,
+  bundleHandler,
+  HANDLERS,
+  type HandlerName,
+} from '../infra/handlerBundles.js';
 import { generateAssistantBundle } from '../src/build/index.js';
 import { round } from './harness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HANDLERS = ['webhook', 'worker', 'delay', 'a2aPush', 'a2aServer'] as const;
-const REQUIRE_BANNER =
-  "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);";
 
 /** Settings a deployed function reads; the cold import only builds clients, it calls nothing. */
 const FUNCTION_ENV = {
@@ -27,10 +28,13 @@ const FUNCTION_ENV = {
   POWERTOOLS_LOG_LEVEL: 'ERROR',
 };
 
+const IMPORTS = 7;
+
 /**
- * Each Lambda handler bundled as `cdk deploy` bundles it (esbuild, ESM, minified, the AWS SDK
- * external): its size, and the time a fresh Node process takes to import it (the cold start's
- * module initialisation, without the Lambda runtime).
+ * Each Lambda handler bundled as `cdk deploy` bundles it, for the example assistant (all three
+ * kinds of sub agent), beside its reference bundle (only the AWS SDK clients it imports): sizes
+ * and budget, and the time a fresh Node process takes to import each (the cold start's module
+ * initialisation, without the Lambda runtime), median of 7, alternating handler and reference.
  */
 export async function bundlesBenchmark(): Promise<Record<string, unknown>> {
   const outDir = path.join(root, 'bench', 'results', 'bundles');
@@ -41,34 +45,43 @@ export async function bundlesBenchmark(): Promise<Record<string, unknown>> {
     path.join(outDir, 'assistant'),
   );
   const results: Record<string, unknown> = {};
-  for (const handler of HANDLERS) {
-    const outfile = path.join(outDir, `${handler}.mjs`);
-    await build({
-      entryPoints: [path.join(root, 'functions', `${handler}.ts`)],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      banner: { js: REQUIRE_BANNER },
-      minify: true,
-      external: ['@aws-sdk/*'],
-      define: { [TRACING_SWITCH]: '"false"' },
-      alias: { '@switchboard/bundle': registryFile },
-      outfile,
-      logLevel: 'error',
-    });
-    const bytes = (await stat(outfile)).size;
-    const imports: number[] = [];
-    for (let i = 0; i < 5; i++) imports.push(coldImportMs(outfile));
-    imports.sort((a, b) => a - b);
-    results[handler] = {
-      bundleBytes: bytes,
-      coldImportMedianMs: round(imports[2] ?? 0, 1),
-      coldImportMinMs: round(imports[0] ?? 0, 1),
-    };
+  for (const handler of Object.keys(HANDLERS) as HandlerName[]) {
+    const report = await bundleHandler(handler, { outDir, registryFile });
+    results[handler] = { ...sizes(report), ...coldImports(report) };
   }
   return results;
+}
+
+function sizes(report: BundleReport) {
+  return {
+    bundleBytes: report.bytes,
+    referenceBytes: report.referenceBytes,
+    budgetBytes: report.budgetBytes,
+    withinBudget: report.bytes <= report.budgetBytes,
+    awsClients: report.awsClients,
+    biggestInputs: Object.fromEntries(report.inputs.slice(0, 6).map((i) => [i.name, i.bytes])),
+  };
+}
+
+function coldImports(report: BundleReport) {
+  const bundle: number[] = [];
+  const reference: number[] = [];
+  for (let i = 0; i < IMPORTS; i++) {
+    bundle.push(coldImportMs(report.file));
+    reference.push(coldImportMs(report.referenceFile));
+  }
+  const bundleMs = median(bundle);
+  const referenceMs = median(reference);
+  return {
+    coldImportMedianMs: round(bundleMs, 1),
+    referenceColdImportMedianMs: round(referenceMs, 1),
+    coldImportOverReferenceMs: round(bundleMs - referenceMs, 1),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 function coldImportMs(file: string): number {

@@ -9,8 +9,8 @@ import {
   generateAssistantBundle,
 } from '../src/build/index.js';
 import { resolveProjectPaths } from '../src/config/index.js';
-import { REPO_ROOT } from './constructs/handlerFunction.js';
 import { readDeploySettings } from './context.js';
+import { REPO_ROOT } from './handlerBundles.js';
 import { StatefulStack } from './statefulStack.js';
 import { StatelessStack } from './statelessStack.js';
 

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -15,19 +14,7 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-
-/** The repository root: handlers, lock file and tsconfig live here. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** The import name the worker reads its generated assistant bundle from (see functions/shared/bundle.d.ts). */
-export const BUNDLE_IMPORT = '@switchboard/bundle';
-
-// ESM bundles have no `require`; some CommonJS dependencies still call it.
-const REQUIRE_BANNER =
-  "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);";
-
-/** The switch `functions/shared/tracing.ts` reads, a constant in each bundle. */
-export const TRACING_SWITCH = 'process.env.SWITCHBOARD_TRACING';
+import { BUNDLE_IMPORT, BUNDLE_SETTINGS, bundleDefines, REPO_ROOT } from '../handlerBundles.js';
 
 export interface HandlerFunctionProps {
   /** File under `functions/`, e.g. `webhook.ts`. */
@@ -103,14 +90,14 @@ export class HandlerFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        banner: REQUIRE_BANNER,
+        target: BUNDLE_SETTINGS.target,
+        mainFields: [...BUNDLE_SETTINGS.mainFields],
+        banner: BUNDLE_SETTINGS.banner,
         minify: true,
         sourceMap: true,
         sourcesContent: false,
-        externalModules: ['@aws-sdk/*'],
-        define: { [TRACING_SWITCH]: JSON.stringify(String(props.tracing)) },
+        externalModules: [...BUNDLE_SETTINGS.external],
+        define: bundleDefines(props.tracing),
         forceDockerBundling: false,
         ...(props.registryFile
           ? { esbuildArgs: { '--alias': `${BUNDLE_IMPORT}=${props.registryFile}` } }
