@@ -46,7 +46,7 @@ export const HANDLERS = {
   delay: { entry: 'delay.ts', allowanceBytes: 150 * KB },
   // Held at their size today; their aim is 150 KB (the A2A server) and 900 KB (the worker, with
   // all three kinds of sub agent), once the SDKs they carry load only for assistants that use them.
-  a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 360 * KB },
+  a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 295 * KB },
   worker: { entry: 'worker.ts', allowanceBytes: 1700 * KB },
 } as const;
 export type HandlerName = keyof typeof HANDLERS;

@@ -4,7 +4,7 @@
  * new updates are queued for its push targets. Its own jobs send push notifications and fail
  * tasks whose turn outlived `task_timeout_seconds`.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { ChannelWork, OutputChannel, ReplyBatch } from '../runtime/index.js';
 import { foldBatch } from './fold.js';
 import { taskOfTurn } from './ids.js';

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { type StreamResponse, StreamResponse as StreamResponseJson } from '@a2a-js/sdk';
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
 import { V1PushNotificationSerializer } from '@a2a-js/sdk/server';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   backoffDelay,
   describeError,
@@ -36,7 +36,7 @@ const PUSH_TIMEOUT_MS = 5_000;
 const PushWork = z.object({
   kind: z.literal('push'),
   task_id: z.string(),
-  attempt: z.number().int().min(0),
+  attempt: z.int().check(z.nonnegative()),
 });
 
 export interface PushDeps {

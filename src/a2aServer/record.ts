@@ -4,7 +4,7 @@
  * bounded, so that an item stays far below DynamoDB's 400 KB whatever the task's length.
  */
 import { Artifact, Message, StreamResponse, Task, TaskState, taskStateFromJSON } from '@a2a-js/sdk';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SwitchboardError } from '../resilience/index.js';
 
 /** The version of the stored task written by this code. */
@@ -45,7 +45,7 @@ const ProtoJson = z.record(z.string(), z.unknown());
 export type ProtoJson = z.infer<typeof ProtoJson>;
 
 /** An update recorded for streams and subscribers: a `StreamResponse` in JSON form. */
-export const RecordedUpdate = z.object({ seq: z.number().int().min(0), update: ProtoJson });
+export const RecordedUpdate = z.object({ seq: z.int().check(z.nonnegative()), update: ProtoJson });
 export type RecordedUpdate = z.infer<typeof RecordedUpdate>;
 
 /** Where a caller asked for the task's updates, and how far they were delivered. */
@@ -53,11 +53,11 @@ export const PushTarget = z.object({
   id: z.string(),
   url: z.string(),
   /** The token and `Authorization` credentials, sealed (see `seal.ts`). */
-  sealed: z.string().optional(),
+  sealed: z.optional(z.string()),
   /** The `Authorization` scheme the credentials go with. */
-  scheme: z.string().optional(),
+  scheme: z.optional(z.string()),
   /** The last update delivered (its `seq`; -1: none). */
-  delivered: z.number().int(),
+  delivered: z.int(),
   /** The protocol version it was registered with: its notifications' shape. */
   protocol: z.enum(['1.0', '0.3']),
 });
@@ -71,10 +71,10 @@ export const TaskRecord = z.object({
   id: z.string(),
   context_id: z.string(),
   /** Increases by one per write: the condition of every write. */
-  version: z.number().int().min(1),
+  version: z.int().check(z.minimum(1)),
   created_at: z.number(),
   state: TaskStateName,
-  status_message: ProtoJson.optional(),
+  status_message: z.optional(ProtoJson),
   /** When the state last changed (ms since the epoch). */
   status_at: z.number(),
   history: z.array(ProtoJson),
@@ -82,19 +82,19 @@ export const TaskRecord = z.object({
   /** Slot values the task's turns set (the data artifact once the task completes). */
   slots: z.record(z.string(), z.unknown()),
   /** The turn the task is on: the latest message's, and the last head version folded into it. */
-  turn: z.object({ id: z.string(), version: z.number().int().min(0), settled: z.boolean() }),
+  turn: z.object({ id: z.string(), version: z.int().check(z.nonnegative()), settled: z.boolean() }),
   updates: z.array(RecordedUpdate),
-  next_seq: z.number().int().min(0),
+  next_seq: z.int().check(z.nonnegative()),
   /** A task still submitted or working at this time (ms) has failed; absent: no limit. */
-  deadline: z.number().optional(),
+  deadline: z.optional(z.number()),
   /** The protocol version the task was created with. */
   protocol: z.enum(['1.0', '0.3']),
-  push: z.array(PushTarget).default([]),
+  push: z._default(z.array(PushTarget), []),
   /**
    * The caller that created the task (the JWT's subject, `api-key` or `api-token`): the only one
    * that sees it, continues it or cancels it. Absent on tasks created before callers were kept.
    */
-  caller: z.string().optional(),
+  caller: z.optional(z.string()),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 

@@ -13,7 +13,7 @@ import {
   ServerCallContext,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { describeError, type Logger } from '../resilience/index.js';
 import type { HttpResponse } from '../runtime/index.js';
 import type { Caller } from './auth.js';
@@ -147,4 +147,4 @@ function idOf(body: unknown): string | number | null {
   return request.success ? (request.data.id ?? null) : null;
 }
 
-const RequestId = z.looseObject({ id: z.union([z.string(), z.number()]).optional() });
+const RequestId = z.looseObject({ id: z.optional(z.union([z.string(), z.number()])) });

@@ -4,7 +4,7 @@
  * so that no credential is written to the table in the clear.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SwitchboardError } from '../resilience/index.js';
 
 /** A sealed value could not be opened (another key, or altered). Code `A2A_SEAL_BROKEN`. */
@@ -14,8 +14,8 @@ export class SealBrokenError extends SwitchboardError {
 }
 
 export const PushSecrets = z.object({
-  token: z.string().optional(),
-  credentials: z.string().optional(),
+  token: z.optional(z.string()),
+  credentials: z.optional(z.string()),
 });
 export type PushSecrets = z.infer<typeof PushSecrets>;
 
