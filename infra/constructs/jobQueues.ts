@@ -1,7 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import {
+  DeduplicationScope,
+  FifoThroughputLimit,
+  Queue,
+  QueueEncryption,
+} from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 export interface JobQueuesProps {
@@ -15,7 +20,9 @@ export interface JobQueuesProps {
 
 /**
  * The job queues: a FIFO queue (one message group per conversation, deduplication by job id)
- * and a standard queue for delayed jobs, each with a dead-letter queue and an alarm on it.
+ * and a standard queue for delayed jobs, each with a dead-letter queue and an alarm on it. The
+ * FIFO queue is in high-throughput mode (deduplication and the throughput limit per message
+ * group), so only a conversation's own order bounds it, not a limit for the whole queue.
  */
 export class JobQueues extends Construct {
   readonly jobs: Queue;
@@ -37,6 +44,8 @@ export class JobQueues extends Construct {
       ...secure,
       fifo: true,
       contentBasedDeduplication: false,
+      deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
       visibilityTimeout: props.visibilityTimeout,
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.jobsDeadLetters, maxReceiveCount: props.maxReceiveCount },

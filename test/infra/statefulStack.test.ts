@@ -42,10 +42,12 @@ describe('StatefulStack', () => {
     template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain' });
   });
 
-  it('queues jobs in a FIFO queue without content deduplication, with a FIFO dead-letter queue', () => {
+  it('queues jobs in a FIFO queue in high-throughput mode without content deduplication, with a FIFO dead-letter queue', () => {
     template.hasResourceProperties('AWS::SQS::Queue', {
       FifoQueue: true,
       ContentBasedDeduplication: false,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
       VisibilityTimeout: Match.anyValue(),
       RedrivePolicy: { maxReceiveCount: 5, deadLetterTargetArn: Match.anyValue() },
     });
