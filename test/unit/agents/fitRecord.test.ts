@@ -40,7 +40,10 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 const toolResults = (data: ReactRunData) =>
   data.messages.filter((m) => m.role === 'tool').map((m) => m.content);
 
-/** `data` (whose slot value is one character) with that value grown until the run takes exactly `size` bytes. */
+/**
+ * `data` (whose slot value is one character) with that value grown until the run takes exactly
+ * `size` bytes.
+ */
 function padded(data: ReactRunData, size: number): ReactRunData {
   const grown = size - bytes(data);
   return { ...data, events: [{ event: 'slot', name: 'notes', value: 'x'.repeat(1 + grown) }] };
