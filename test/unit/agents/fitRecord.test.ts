@@ -36,6 +36,19 @@ function run(results: string[], slotValue = 'x'): ReactRunData {
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
+/** The tool results of a run, oldest first. */
+const toolResults = (data: ReactRunData) =>
+  data.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+
+/**
+ * `data` (whose slot value is one character) with that value grown until the run takes exactly
+ * `size` bytes.
+ */
+function padded(data: ReactRunData, size: number): ReactRunData {
+  const grown = size - bytes(data);
+  return { ...data, events: [{ event: 'slot', name: 'notes', value: 'x'.repeat(1 + grown) }] };
+}
+
 describe('fitRecord', () => {
   it('keeps a run that fits as it is', () => {
     const data = run(['small', 'results']);
@@ -53,6 +66,44 @@ describe('fitRecord', () => {
       true,
     );
     expect(kept.at(-1)?.startsWith('9')).toBe(true);
+  });
+
+  it('keeps a run of exactly the bound as it is', () => {
+    const data = padded(run(['a result']), MAX_RUN_BYTES);
+    expect(bytes(data)).toBe(MAX_RUN_BYTES);
+    expect(fitRecord(data)).toBe(data);
+  });
+
+  it('leaves out no more results than it takes to fit the bound exactly', () => {
+    const results = ['1'.repeat(5_000), '2'.repeat(5_000), '3'.repeat(5_000)];
+    const saved = bytes(results[0]) - bytes(OMITTED_RESULT);
+    const data = padded(run(results), MAX_RUN_BYTES + saved);
+    const fitted = fitRecord(data);
+    expect(bytes(fitted)).toBe(MAX_RUN_BYTES);
+    expect(toolResults(fitted)).toEqual([OMITTED_RESULT, results[1], results[2]]);
+  });
+
+  it('keeps what the model said and which call each left-out result answered', () => {
+    // Results of about the size of the note that replaces them: each saves little.
+    const results = Array.from({ length: 1_000 }, (_, i) => `${i}:${'r'.repeat(200)}`);
+    const ran = run(results);
+    const data = {
+      ...ran,
+      messages: ran.messages.map((m) =>
+        m.role === 'assistant' ? { ...m, content: 'Looking.' } : m,
+      ),
+    };
+    const fitted = fitRecord(data);
+    expect(bytes(fitted)).toBeLessThanOrEqual(MAX_RUN_BYTES);
+    const omitted = toolResults(fitted).filter((t) => t === OMITTED_RESULT).length;
+    expect(omitted).toBeGreaterThan(0);
+    expect(omitted).toBeLessThan(results.length);
+    expect(fitted.messages.map((m) => ({ ...m, content: '' }))).toEqual(
+      data.messages.map((m) => ({ ...m, content: '' })),
+    );
+    expect(fitted.messages.filter((m) => m.role === 'assistant')).toEqual(
+      data.messages.filter((m) => m.role === 'assistant'),
+    );
   });
 
   it('refuses a run that outgrows its record without any tool result', () => {
