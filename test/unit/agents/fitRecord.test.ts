@@ -106,6 +106,16 @@ describe('fitRecord', () => {
     );
   });
 
+  it('tells the model that an earlier tool result was left out', () => {
+    const results = Array.from({ length: 10 }, (_, i) => `${i}${'語'.repeat(20_000)}`);
+    const fitted = fitRecord(run(results));
+    expect(fitted.messages[1]).toEqual({
+      role: 'tool',
+      toolCallId: 'c0',
+      content: '[this earlier tool result was left out to keep the run small]',
+    });
+  });
+
   it('refuses a run that outgrows its record without any tool result', () => {
     expect(() => fitRecord(run([], 'x'.repeat(MAX_RUN_BYTES)))).toThrow(/outgrew 300000 bytes/);
   });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  agentTemplate,
   OPEN_AGENT_TEMPLATE,
   renderPrompt,
   TASK_AGENT_TEMPLATE,
   TemplateDateTime,
 } from '../../../src/agents/index.js';
+import type { ReactSubAgent } from '../../../src/assistant/index.js';
 import { compileTemplate } from '../../../src/prompts/environment.js';
 
 // A template of ours with every construct the shipped ReAct templates use: variables, nested
@@ -80,6 +82,50 @@ describe('prompt templates', () => {
     });
     expect(quiet).toContain("['dealer_name']");
     expect(quiet).not.toMatch(/acknowledgement|after an interruption|Starting over|Date and time/);
+  });
+});
+
+describe('agentTemplate', () => {
+  const vars = {
+    description: 'Finds dealers.',
+    slotNames: ['dealer_name'],
+    slots: {},
+    timezone: 'UTC',
+    enableFillerMessages: false,
+    resumedAfterInterruption: false,
+    restarted: false,
+  };
+  const agent = (promptTemplate?: ReactSubAgent['promptTemplate']) =>
+    ({ name: 'finder', ...(promptTemplate ? { promptTemplate } : {}) }) as ReactSubAgent;
+
+  it('gives a general-purpose agent the default prompt that ends with task_completed', () => {
+    const text = renderPrompt(agentTemplate(agent(), 'open'), vars);
+    expect(text).toMatch(/^You are an assistant that works on one task for the user\./);
+    expect(text).toContain('call `task_completed` once');
+  });
+
+  it('gives a task-specific agent the default prompt that asks for its slots', () => {
+    const text = renderPrompt(agentTemplate(agent(), 'task'), vars);
+    expect(text).toMatch(/^You are an assistant that collects information/);
+    expect(text).toContain("find the values of these slots: ['dealer_name']");
+    expect(text).not.toContain('task_completed');
+  });
+
+  it('gives both default prompts the rules of how to work', () => {
+    for (const kind of ['open', 'task'] as const) {
+      const text = renderPrompt(agentTemplate(agent(), kind), vars);
+      expect(text).toContain('## How to work\n- Write to the user in clear, friendly sentences');
+      expect(text).toContain('- Ask one question at a time and wait for the answer');
+    }
+  });
+
+  it("renders the agent's own prompt_template, keeping a text without a trailing newline whole", () => {
+    const own = agent({
+      file: 'sub_agents/finder/prompt.jinja2',
+      text: 'Help with: {{ description }}',
+    });
+    expect(renderPrompt(agentTemplate(own, 'open'), vars)).toBe('Help with: Finds dealers.');
+    expect(renderPrompt(agentTemplate(own, 'open'), vars)).toBe('Help with: Finds dealers.');
   });
 });
 
