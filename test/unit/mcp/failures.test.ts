@@ -15,6 +15,15 @@ function networkError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
+/** An error of the SSE stream, with the status it was answered with if any. */
+function sseError(status: number | undefined, message: string): SseError {
+  // The event the error carries along; nothing here reads it.
+  const event = { type: 'error', code: status, message } as ConstructorParameters<
+    typeof SseError
+  >[2];
+  return new SseError(status, message, event);
+}
+
 /** How the SSE transport reports a POST the server refused. */
 function ssePostRefused(status: number): Error {
   return new Error(`Error POSTing to endpoint (HTTP ${status}): the server's own words`);
@@ -35,7 +44,7 @@ describe('classifyFailure', () => {
   });
 
   it('calls a transport failure without an HTTP status unavailable', () => {
-    expect(classifyFailure(new SseError(undefined, 'fetch failed', undefined))).toBe('unavailable');
+    expect(classifyFailure(sseError(undefined, 'fetch failed'))).toBe('unavailable');
     expect(classifyFailure(new StreamableHTTPError(-1, 'Unexpected content type: text/html'))).toBe(
       'unavailable',
     );
@@ -44,7 +53,7 @@ describe('classifyFailure', () => {
   it('calls 401 unauthorized, whether connecting or not', () => {
     expect(classifyFailure(new StreamableHTTPError(401, 'no'), true)).toBe('unauthorized');
     expect(classifyFailure(new StreamableHTTPError(401, 'no'))).toBe('unauthorized');
-    expect(classifyFailure(new SseError(401, 'no', undefined))).toBe('unauthorized');
+    expect(classifyFailure(sseError(401, 'no'))).toBe('unauthorized');
   });
 
   it('takes 400, 404 and 405 to the first request for a server that only speaks SSE', () => {
@@ -115,16 +124,12 @@ describe('describeFailure', () => {
     expect(describeFailure(new StreamableHTTPError(503, 'Error POSTing to endpoint: echo'))).toBe(
       'the server answered HTTP 503',
     );
-    expect(describeFailure(new SseError(401, 'Unauthorized', undefined))).toBe(
-      'the server answered HTTP 401',
-    );
+    expect(describeFailure(sseError(401, 'Unauthorized'))).toBe('the server answered HTTP 401');
     expect(describeFailure(ssePostRefused(502))).toBe('the server answered HTTP 502');
   });
 
   it('gives the message of a transport failure that has no status', () => {
-    expect(describeFailure(new SseError(undefined, 'fetch failed', undefined))).toBe(
-      'SSE error: fetch failed',
-    );
+    expect(describeFailure(sseError(undefined, 'fetch failed'))).toBe('SSE error: fetch failed');
     expect(describeFailure(new StreamableHTTPError(-1, 'Unexpected content type: text/html'))).toBe(
       'Streamable HTTP error: Unexpected content type: text/html',
     );
