@@ -50,8 +50,10 @@ export function inProcessMcp(): InProcessMcp {
         expires_in: 600,
       });
     }
-    const body: { method?: string } | undefined =
-      request.method === 'POST' ? await request.clone().json() : undefined;
+    const body =
+      request.method === 'POST'
+        ? ((await request.clone().json()) as { method?: string })
+        : undefined;
     requests.push({ path, method: body?.method ?? request.method });
     const server = createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
