@@ -99,7 +99,7 @@ export class StatelessStack extends Stack {
 
     this.webhook = new HandlerFunction(this, 'Webhook', {
       ...common,
-      entry: 'webhook.ts',
+      handler: 'webhook',
       description: 'Switchboard HTTP contract: health, version, REST channel, tracker',
       memorySize: 512,
       timeout: WEBHOOK_TIMEOUT,
@@ -118,7 +118,7 @@ export class StatelessStack extends Stack {
     });
     this.worker = new HandlerFunction(this, 'Worker', {
       ...common,
-      entry: 'worker.ts',
+      handler: 'worker',
       description: 'Switchboard worker: runs one job per message of the FIFO queue',
       memorySize: 1024,
       timeout: Duration.seconds(60),
@@ -130,7 +130,7 @@ export class StatelessStack extends Stack {
     });
     this.delay = new HandlerFunction(this, 'Delay', {
       ...common,
-      entry: 'delay.ts',
+      handler: 'delay',
       description: 'Switchboard delay: moves due jobs from the delay queue to the FIFO queue',
       memorySize: 256,
       timeout: Duration.seconds(30),
@@ -140,7 +140,7 @@ export class StatelessStack extends Stack {
       props.pushKey && props.a2aAgents
         ? new HandlerFunction(this, 'A2APush', {
             ...common,
-            entry: 'a2aPush.ts',
+            handler: 'a2aPush',
             description: 'Switchboard A2A push receiver: queues notifications of running tasks',
             memorySize: 256,
             timeout: Duration.seconds(10),
