@@ -43,20 +43,20 @@ export function bundleDefines(tracing: boolean): Record<string, string> {
 const KB = 1024;
 
 /**
- * Each handler's entry under `functions/`, how much it may add to its reference bundle, and
- * whether it is split into chunks that load when used. Only the worker is: it alone holds code
+ * Each handler's entry under `functions/`, how much it may add to its reference bundle, whether
+ * it is split into chunks that load when used, and the memory its function is given. Only the worker is: it alone holds code
  * some assistants never run (the A2A client, gRPC). A handler that is not split leaves out the
  * code behind a dynamic import it never reaches, where splitting would still write that code's
  * chunks beside it.
  */
 export const HANDLERS = {
-  webhook: { entry: 'webhook.ts', allowanceBytes: 150 * KB, split: false },
-  a2aPush: { entry: 'a2aPush.ts', allowanceBytes: 150 * KB, split: false },
-  delay: { entry: 'delay.ts', allowanceBytes: 150 * KB, split: false },
+  webhook: { entry: 'webhook.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 512 },
+  a2aPush: { entry: 'a2aPush.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
+  delay: { entry: 'delay.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
   // Held at their size today; their aim is 150 KB (the A2A server) and 900 KB (the worker, with
   // all three kinds of sub agent).
-  a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 295 * KB, split: false },
-  worker: { entry: 'worker.ts', allowanceBytes: 1130 * KB, split: true },
+  a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 295 * KB, split: false, memoryMb: 512 },
+  worker: { entry: 'worker.ts', allowanceBytes: 1130 * KB, split: true, memoryMb: 1024 },
 } as const;
 export type HandlerName = keyof typeof HANDLERS;
 

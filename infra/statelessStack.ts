@@ -101,7 +101,6 @@ export class StatelessStack extends Stack {
       ...common,
       handler: 'webhook',
       description: 'Switchboard HTTP contract: health, version, REST channel, tracker',
-      memorySize: 512,
       timeout: WEBHOOK_TIMEOUT,
       // Each REST request holds an execution while it waits for the reply: without a bound, a
       // burst of requests takes the account's executions and the worker, throttled, never settles
@@ -120,7 +119,6 @@ export class StatelessStack extends Stack {
       ...common,
       handler: 'worker',
       description: 'Switchboard worker: runs one job per message of the FIFO queue',
-      memorySize: 1024,
       timeout: Duration.seconds(60),
       environment: {
         ...environment,
@@ -132,7 +130,6 @@ export class StatelessStack extends Stack {
       ...common,
       handler: 'delay',
       description: 'Switchboard delay: moves due jobs from the delay queue to the FIFO queue',
-      memorySize: 256,
       timeout: Duration.seconds(30),
       environment,
     });
@@ -142,7 +139,6 @@ export class StatelessStack extends Stack {
             ...common,
             handler: 'a2aPush',
             description: 'Switchboard A2A push receiver: queues notifications of running tasks',
-            memorySize: 256,
             timeout: Duration.seconds(10),
             environment: { ...environment, A2A_PUSH_KEY_SECRET: props.pushKey.secretArn },
           })

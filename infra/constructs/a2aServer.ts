@@ -49,7 +49,6 @@ export class A2AServer extends Construct {
     this.function = new HandlerFunction(this, 'Function', {
       handler: 'a2aServer',
       description: 'Switchboard A2A server: agent card and JSON-RPC, streamed',
-      memorySize: 512,
       timeout: A2A_SERVER_TIMEOUT,
       logRetention: props.logRetention,
       alarmAction: props.alarmAction,

@@ -15,13 +15,12 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { buildHandler, type HandlerName, REPO_ROOT } from '../handlerBundles.js';
+import { buildHandler, HANDLERS, type HandlerName, REPO_ROOT } from '../handlerBundles.js';
 
 export interface HandlerFunctionProps {
   /** Which handler it runs (its entry under `functions/`, see `HANDLERS`). */
   readonly handler: HandlerName;
   readonly description: string;
-  readonly memorySize: number;
   readonly timeout: Duration;
   readonly environment: Readonly<Record<string, string>>;
   /** How long its logs are kept. */
@@ -70,7 +69,7 @@ export class HandlerFunction extends Construct {
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize,
+      memorySize: HANDLERS[props.handler].memoryMb,
       timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
