@@ -16,6 +16,7 @@ export default {
     'src/llm/**/*.ts',
     'src/actionServer/**/*.ts',
     'src/agents/**/*.ts',
+    'src/assembly/agentRunners.ts',
     'src/mcp/**/*.ts',
     'src/a2a/**/*.ts',
     '!src/**/index.ts',

@@ -55,6 +55,7 @@ export async function bundlesBenchmark(): Promise<Record<string, unknown>> {
 function sizes(report: BundleReport) {
   return {
     bundleBytes: report.bytes,
+    onDemandBytes: report.onDemandBytes,
     referenceBytes: report.referenceBytes,
     budgetBytes: report.budgetBytes,
     withinBudget: report.bytes <= report.budgetBytes,

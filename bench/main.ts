@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { a2aBenchmark } from './a2a.bench.js';
 import { bundlesBenchmark } from './bundles.bench.js';
 import { configBenchmark } from './config.bench.js';
+import { costBenchmark } from './cost.bench.js';
 import { dialogueBenchmark } from './dialogue.bench.js';
 import { mcpBenchmark } from './mcp.bench.js';
 import { reactBenchmark } from './react.bench.js';
@@ -16,6 +17,7 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>
   bundles: bundlesBenchmark,
   config: configBenchmark,
   dialogue: dialogueBenchmark,
+  cost: costBenchmark,
   jobs: jobCostBenchmark,
   mcp: mcpBenchmark,
   react: reactBenchmark,

@@ -27,7 +27,8 @@ import {
   startDynalite,
   startFauxqs,
 } from '../src/adapters/local/emulators.js';
-import { projectAgents, type ReactRunData, ReactRunner } from '../src/agents/index.js';
+import { type ReactRunData, ReactRunner } from '../src/agents/index.js';
+import { projectAgents } from '../src/assembly/index.js';
 import type { Assistant, ReactSubAgent } from '../src/assistant/index.js';
 import { standardChannels } from '../src/channels/index.js';
 import { type LlmPort, NO_ACTIONS } from '../src/dialogue/index.js';

@@ -1,17 +1,20 @@
 /**
- * How the Lambda handlers are bundled, and what each may weigh. `cdk deploy` bundles through
- * `HandlerFunction` with these settings; the size check of the test suite and `npm run bench
- * bundles` bundle with esbuild directly, the same way, so that the sizes they see are the
- * deployed ones.
+ * How the Lambda handlers are bundled, and what each may weigh. `cdk deploy` (through
+ * `HandlerFunction`), the size check of the test suite and `npm run bench bundles` all bundle
+ * with `buildHandler`, so that the sizes they see are the deployed ones.
+ *
+ * A bundle is a folder: `index.mjs` and the chunks it imports. Code split off behind a dynamic
+ * `import()` loads only when it runs: the A2A client for a project with A2A agents, gRPC for an
+ * agent that offers nothing else.
  *
  * A handler's budget is its reference bundle plus an allowance. The reference is built the same
  * way and imports only the AWS SDK clients the handler's bundle imports: those are left to the
  * Lambda runtime, but loading them is part of every cold start, whatever the handler does.
  */
-import { writeFile } from 'node:fs/promises';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 
 /** The repository root: handlers, lock file and tsconfig live here. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,17 +42,29 @@ export function bundleDefines(tracing: boolean): Record<string, string> {
 
 const KB = 1024;
 
-/** Each handler's entry under `functions/`, and how much it may add to its reference bundle. */
+/**
+ * Each handler's entry under `functions/`, how much it may add to its reference bundle, whether
+ * it is split into chunks that load when used, and the memory its function is given. Only the worker is: it alone holds code
+ * some assistants never run (the A2A client, gRPC). A handler that is not split leaves out the
+ * code behind a dynamic import it never reaches, where splitting would still write that code's
+ * chunks beside it.
+ */
 export const HANDLERS = {
-  webhook: { entry: 'webhook.ts', allowanceBytes: 150 * KB },
-  a2aPush: { entry: 'a2aPush.ts', allowanceBytes: 150 * KB },
-  delay: { entry: 'delay.ts', allowanceBytes: 150 * KB },
+  webhook: { entry: 'webhook.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 512 },
+  a2aPush: { entry: 'a2aPush.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
+  delay: { entry: 'delay.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
   // Held at their size today; their aim is 150 KB (the A2A server) and 900 KB (the worker, with
-  // all three kinds of sub agent), once the SDKs they carry load only for assistants that use them.
-  a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 295 * KB },
-  worker: { entry: 'worker.ts', allowanceBytes: 1700 * KB },
+  // all three kinds of sub agent).
+  a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 295 * KB, split: false, memoryMb: 512 },
+  worker: { entry: 'worker.ts', allowanceBytes: 1130 * KB, split: true, memoryMb: 1024 },
 } as const;
 export type HandlerName = keyof typeof HANDLERS;
+
+/**
+ * Modules that load after the cold start, only when a peer asks for them (an A2A agent whose card
+ * offers gRPC alone): the chunks behind their dynamic imports are reported apart from the budget.
+ */
+export const ON_DEMAND_MODULES: readonly string[] = ['src/a2a/grpc.ts'];
 
 /** One input of a bundle, by package (or our own folder), with the bytes it adds. */
 export interface BundleInput {
@@ -60,54 +75,128 @@ export interface BundleInput {
 /** A handler bundled: its size and budget, its biggest inputs and the AWS SDK clients it imports. */
 export interface BundleReport {
   readonly handler: HandlerName;
+  /** The entry file (`index.mjs` in the handler's folder). */
   readonly file: string;
+  /** What the handler loads: its entry and every chunk it imports, except the on-demand ones. */
   readonly bytes: number;
+  /** The chunks only on-demand modules bring in. */
+  readonly onDemandBytes: number;
   readonly referenceFile: string;
   readonly referenceBytes: number;
   readonly budgetBytes: number;
-  /** Inputs by the bytes they add, biggest first. */
+  /** Inputs of what the handler loads, by the bytes they add, biggest first. */
   readonly inputs: readonly BundleInput[];
-  /** Every file the bundle holds code of, from the repository root. */
+  /** Every file the handler loads code of, from the repository root. */
   readonly files: readonly string[];
+  /** The files of the on-demand chunks. */
+  readonly onDemandFiles: readonly string[];
   readonly awsClients: readonly string[];
 }
 
+export interface HandlerBuildOptions {
+  /** The folder the bundle is written to: `index.mjs` and `chunks/`. */
+  readonly outDir: string;
+  /** The generated assistant bundle the worker and the A2A server import. */
+  readonly registryFile?: string;
+  readonly tracing?: boolean;
+  /** Source maps without the sources beside each file (deployed bundles have them). */
+  readonly sourceMaps?: boolean;
+}
+
 /**
- * Bundles a handler and its reference into `outDir` (`<handler>.mjs`, `<handler>.reference.mjs`).
- * `registryFile` is the generated assistant bundle the worker and the A2A server import.
+ * Bundles a handler into `outDir`, synchronously (CDK's local bundling is synchronous), and
+ * returns esbuild's account of it.
+ */
+export function buildHandler(handler: HandlerName, options: HandlerBuildOptions): Metafile {
+  const result = buildSync({
+    ...esbuildOptions(options.tracing === true),
+    entryPoints: { index: path.join(REPO_ROOT, 'functions', HANDLERS[handler].entry) },
+    ...(options.registryFile ? { alias: { [BUNDLE_IMPORT]: options.registryFile } } : {}),
+    outdir: options.outDir,
+    ...(HANDLERS[handler].split ? { splitting: true, chunkNames: 'chunks/[name]-[hash]' } : {}),
+    outExtension: { '.js': '.mjs' },
+    ...(options.sourceMaps ? { sourcemap: true, sourcesContent: false } : {}),
+    metafile: true,
+  });
+  if (!result.metafile) throw new Error(`esbuild wrote no bundle for ${handler}`);
+  return result.metafile;
+}
+
+/**
+ * Bundles a handler into `<outDir>/<handler>/` and its reference into
+ * `<outDir>/<handler>.reference.mjs`, and weighs them.
  */
 export async function bundleHandler(
   handler: HandlerName,
   options: { readonly outDir: string; readonly registryFile: string; readonly tracing?: boolean },
 ): Promise<BundleReport> {
-  const file = path.join(options.outDir, `${handler}.mjs`);
-  const result = await build({
-    ...esbuildOptions(options.tracing === true),
-    entryPoints: [path.join(REPO_ROOT, 'functions', HANDLERS[handler].entry)],
-    alias: { [BUNDLE_IMPORT]: options.registryFile },
-    outfile: file,
-    metafile: true,
-  });
-  const output = Object.values(result.metafile?.outputs ?? {})[0];
-  if (!output) throw new Error(`esbuild wrote no bundle for ${handler}`);
+  const dir = path.join(options.outDir, handler);
+  rmSync(dir, { recursive: true, force: true });
+  const metafile = buildHandler(handler, { ...options, outDir: dir });
+  const outputs = Object.entries(metafile.outputs).filter(([file]) => file.endsWith('.mjs'));
+  const entry = `functions/${HANDLERS[handler].entry}`;
+  const entryFile = outputs.find(([, output]) => output.entryPoint === entry)?.[0];
+  if (!entryFile) throw new Error(`esbuild wrote no entry for ${handler}`);
+  const loaded = loadedOutputs(metafile, entryFile);
+  const counted = outputs.filter(([file]) => loaded.has(file)).map(([, output]) => output);
+  const onDemand = outputs.filter(([file]) => !loaded.has(file)).map(([, output]) => output);
   const awsClients = [
     ...new Set(
-      output.imports.filter((i) => i.external && i.path.startsWith('@aws-sdk/')).map((i) => i.path),
+      counted.flatMap((output) =>
+        output.imports
+          .filter((i) => i.external && i.path.startsWith('@aws-sdk/'))
+          .map((i) => i.path),
+      ),
     ),
   ].sort();
   const referenceFile = path.join(options.outDir, `${handler}.reference.mjs`);
-  const referenceBytes = await bundleReference(awsClients, referenceFile, options.outDir);
+  const referenceBytes = bundleReference(awsClients, referenceFile, options.outDir);
   return {
     handler,
-    file,
-    bytes: output.bytes,
+    file: path.join(REPO_ROOT, entryFile),
+    bytes: sum(counted.map((output) => output.bytes)),
+    onDemandBytes: sum(onDemand.map((output) => output.bytes)),
     referenceFile,
     referenceBytes,
     budgetBytes: referenceBytes + HANDLERS[handler].allowanceBytes,
-    inputs: inputsBySource(output),
-    files: Object.keys(output.inputs).sort(),
+    inputs: inputsBySource(counted),
+    files: filesOf(counted),
+    onDemandFiles: filesOf(onDemand),
     awsClients,
   };
+}
+
+/**
+ * The outputs a handler loads: its entry and what it imports, statically or dynamically, except
+ * the chunks of on-demand modules (and what only they import).
+ */
+function loadedOutputs(metafile: Metafile, entryFile: string): Set<string> {
+  const loaded = new Set<string>();
+  const next = [entryFile];
+  for (let file = next.pop(); file !== undefined; file = next.pop()) {
+    if (loaded.has(file)) continue;
+    loaded.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? []) {
+      if (imported.external) continue;
+      const target = metafile.outputs[imported.path];
+      if (
+        imported.kind === 'dynamic-import' &&
+        ON_DEMAND_MODULES.includes(target?.entryPoint ?? '')
+      ) {
+        continue;
+      }
+      next.push(imported.path);
+    }
+  }
+  return loaded;
+}
+
+function filesOf(outputs: readonly Metafile['outputs'][string][]): string[] {
+  return [...new Set(outputs.flatMap((output) => Object.keys(output.inputs)))].sort();
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 /** Why a bundle is over its budget, naming its biggest inputs; undefined when it is within. */
@@ -136,14 +225,10 @@ function esbuildOptions(tracing: boolean): BuildOptions {
   };
 }
 
-async function bundleReference(
-  awsClients: readonly string[],
-  outfile: string,
-  outDir: string,
-): Promise<number> {
+function bundleReference(awsClients: readonly string[], outfile: string, outDir: string): number {
   const entry = path.join(outDir, `${path.basename(outfile, '.mjs')}.entry.mjs`);
-  await writeFile(entry, awsClients.map((client) => `import '${client}';\n`).join(''));
-  const result = await build({
+  writeFileSync(entry, awsClients.map((client) => `import '${client}';\n`).join(''));
+  const result = buildSync({
     ...esbuildOptions(false),
     entryPoints: [entry],
     outfile,
@@ -153,9 +238,9 @@ async function bundleReference(
 }
 
 /** The bytes each package (or each top folder of ours) adds to the output, biggest first. */
-function inputsBySource(output: Metafile['outputs'][string]): BundleInput[] {
+function inputsBySource(outputs: readonly Metafile['outputs'][string][]): BundleInput[] {
   const bytes = new Map<string, number>();
-  for (const [file, input] of Object.entries(output.inputs)) {
+  for (const [file, input] of outputs.flatMap((output) => Object.entries(output.inputs))) {
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
     const name = pkg ?? file.split('/').slice(0, 2).join('/');
     bytes.set(name, (bytes.get(name) ?? 0) + input.bytesInOutput);

@@ -99,9 +99,8 @@ export class StatelessStack extends Stack {
 
     this.webhook = new HandlerFunction(this, 'Webhook', {
       ...common,
-      entry: 'webhook.ts',
+      handler: 'webhook',
       description: 'Switchboard HTTP contract: health, version, REST channel, tracker',
-      memorySize: 512,
       timeout: WEBHOOK_TIMEOUT,
       // Each REST request holds an execution while it waits for the reply: without a bound, a
       // burst of requests takes the account's executions and the worker, throttled, never settles
@@ -118,9 +117,8 @@ export class StatelessStack extends Stack {
     });
     this.worker = new HandlerFunction(this, 'Worker', {
       ...common,
-      entry: 'worker.ts',
+      handler: 'worker',
       description: 'Switchboard worker: runs one job per message of the FIFO queue',
-      memorySize: 1024,
       timeout: Duration.seconds(60),
       environment: {
         ...environment,
@@ -130,9 +128,8 @@ export class StatelessStack extends Stack {
     });
     this.delay = new HandlerFunction(this, 'Delay', {
       ...common,
-      entry: 'delay.ts',
+      handler: 'delay',
       description: 'Switchboard delay: moves due jobs from the delay queue to the FIFO queue',
-      memorySize: 256,
       timeout: Duration.seconds(30),
       environment,
     });
@@ -140,9 +137,8 @@ export class StatelessStack extends Stack {
       props.pushKey && props.a2aAgents
         ? new HandlerFunction(this, 'A2APush', {
             ...common,
-            entry: 'a2aPush.ts',
+            handler: 'a2aPush',
             description: 'Switchboard A2A push receiver: queues notifications of running tasks',
-            memorySize: 256,
             timeout: Duration.seconds(10),
             environment: { ...environment, A2A_PUSH_KEY_SECRET: props.pushKey.secretArn },
           })

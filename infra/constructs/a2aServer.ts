@@ -47,9 +47,8 @@ export class A2AServer extends Construct {
   constructor(scope: Construct, id: string, props: A2AServerProps) {
     super(scope, id);
     this.function = new HandlerFunction(this, 'Function', {
-      entry: 'a2aServer.ts',
+      handler: 'a2aServer',
       description: 'Switchboard A2A server: agent card and JSON-RPC, streamed',
-      memorySize: 512,
       timeout: A2A_SERVER_TIMEOUT,
       logRetention: props.logRetention,
       alarmAction: props.alarmAction,

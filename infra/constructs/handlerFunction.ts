@@ -1,26 +1,26 @@
 import path from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   ApplicationLogLevel,
   Architecture,
+  Code,
+  Function as LambdaFunction,
   LoggingFormat,
   Runtime,
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUNDLE_IMPORT, BUNDLE_SETTINGS, bundleDefines, REPO_ROOT } from '../handlerBundles.js';
+import { buildHandler, HANDLERS, type HandlerName, REPO_ROOT } from '../handlerBundles.js';
 
 export interface HandlerFunctionProps {
-  /** File under `functions/`, e.g. `webhook.ts`. */
-  readonly entry: string;
+  /** Which handler it runs (its entry under `functions/`, see `HANDLERS`). */
+  readonly handler: HandlerName;
   readonly description: string;
-  readonly memorySize: number;
   readonly timeout: Duration;
   readonly environment: Readonly<Record<string, string>>;
   /** How long its logs are kept. */
@@ -40,11 +40,12 @@ export interface HandlerFunctionProps {
 
 /**
  * A Switchboard Lambda function with the shared defaults: Node 22 on ARM, an ESM bundle built by
- * the local esbuild (minified, with source maps, the AWS SDK left to the runtime), JSON logs in a
+ * the local esbuild with `buildHandler` (minified and split into chunks that load when used, with
+ * source maps, the AWS SDK left to the runtime), JSON logs in a
  * log group with retention, X-Ray tracing when asked for, its own role, and an alarm on errors.
  */
 export class HandlerFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
   readonly errorsAlarm: Alarm;
@@ -62,13 +63,13 @@ export class HandlerFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: path.join(REPO_ROOT, 'functions', props.entry),
-      handler: 'handler',
+    this.function = new LambdaFunction(this, 'Function', {
+      code: handlerCode(props),
+      handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize,
+      memorySize: HANDLERS[props.handler].memoryMb,
       timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
@@ -79,29 +80,12 @@ export class HandlerFunction extends Construct {
       ...(props.reservedConcurrentExecutions === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       environment: {
         ...props.environment,
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'switchboard',
         POWERTOOLS_METRICS_NAMESPACE: 'Switchboard',
         SWITCHBOARD_TRACING: String(props.tracing),
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: BUNDLE_SETTINGS.target,
-        mainFields: [...BUNDLE_SETTINGS.mainFields],
-        banner: BUNDLE_SETTINGS.banner,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        externalModules: [...BUNDLE_SETTINGS.external],
-        define: bundleDefines(props.tracing),
-        forceDockerBundling: false,
-        ...(props.registryFile
-          ? { esbuildArgs: { '--alias': `${BUNDLE_IMPORT}=${props.registryFile}` } }
-          : {}),
       },
     });
 
@@ -115,4 +99,36 @@ export class HandlerFunction extends Construct {
     });
     this.errorsAlarm.addAlarmAction(props.alarmAction);
   }
+}
+
+/**
+ * The function's code: its bundle, built on this machine when the stack is synthesized (never in
+ * a container), and hashed by its output so that an unchanged bundle is not uploaded again.
+ */
+function handlerCode(props: HandlerFunctionProps): Code {
+  return Code.fromAsset(path.join(REPO_ROOT, 'functions'), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by CDK's types; never pulled, since the local build either succeeds or throws.
+      image: DockerImage.fromRegistry('switchboard-bundles-build-locally'),
+      // What the build depends on besides the sources: CDK reuses a bundle within a process when
+      // its options are the same, so they name the handler, the project and the tracing switch.
+      environment: {
+        SWITCHBOARD_HANDLER: props.handler,
+        SWITCHBOARD_REGISTRY: props.registryFile ?? '',
+        SWITCHBOARD_TRACING: String(props.tracing),
+      },
+      local: {
+        tryBundle(outputDir: string): boolean {
+          buildHandler(props.handler, {
+            outDir: outputDir,
+            ...(props.registryFile ? { registryFile: props.registryFile } : {}),
+            tracing: props.tracing,
+            sourceMaps: true,
+          });
+          return true;
+        },
+      },
+    },
+  });
 }

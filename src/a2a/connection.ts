@@ -1,7 +1,8 @@
 /**
  * The connection to one A2A agent, kept per process (per warm container): its card (from the
  * project's file, or fetched from its URL and kept for `CARD_TTL_MS`), an SDK client over the
- * card's transports (JSON-RPC, HTTP+JSON, gRPC; A2A 1.0 and 0.3), the agent's credentials on
+ * card's transports (JSON-RPC, HTTP+JSON, and gRPC where the card offers nothing else; A2A 1.0
+ * and 0.3), the agent's credentials on
  * every request, and the health check made before first use.
  */
 import { randomUUID } from 'node:crypto';
@@ -15,8 +16,6 @@ import {
   type RequestOptions,
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
-import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
-import { credentials as grpcCredentials } from '@grpc/grpc-js';
 import type { A2ASubAgent } from '../assistant/index.js';
 import { type ServerAuth, serverAuth } from '../mcp/index.js';
 import { timeoutSignal, within } from '../resilience/index.js';
@@ -172,14 +171,16 @@ export class A2AConnection {
         source.kind === 'url'
           ? await resolver.resolve(source.url, '')
           : resolver.normalizeAgentCard(source.card);
+      // gRPC only where the card offers no HTTP interface: it is not loaded otherwise.
+      const grpc = offersHttp(card) ? [] : [(await import('./grpc.js')).grpcTransportFactory(card)];
       const factory = new ClientFactory({
         transports: [
           new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
           new RestTransportFactory({ legacyCompat, fetchImpl }),
-          new GrpcTransportFactory({ legacyCompat, grpcChannelCredentials: grpcChannelOf(card) }),
+          ...grpc,
         ],
         // HTTP first where the card offers it: a refused OAuth token is renewed there.
-        preferredTransports: ['JSONRPC', 'HTTP+JSON', GRPC],
+        preferredTransports: [...HTTP_BINDINGS, ...grpc.map(() => GRPC)],
       });
       const client = await factory.createFromAgentCard(card);
       return { client, card: await client.getAgentCard() };
@@ -217,19 +218,11 @@ export class A2AConnection {
 }
 
 const GRPC = 'GRPC';
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
+const HTTP_BINDINGS = ['JSONRPC', 'HTTP+JSON'];
 
-/**
- * The channel credentials of the card's gRPC interfaces: TLS, except for an agent whose gRPC
- * interfaces are all on loopback (a sidecar or a local test agent), which is spoken to in plain.
- */
-function grpcChannelOf(card: AgentCard) {
-  const hosts = card.supportedInterfaces
-    .filter((i) => i.protocolBinding === GRPC)
-    .map((i) => i.url.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
-  return hosts.length > 0 && hosts.every((host) => LOOPBACK.test(host))
-    ? grpcCredentials.createInsecure()
-    : grpcCredentials.createSsl();
+/** Whether the card offers an interface over HTTP (JSON-RPC or HTTP+JSON). */
+function offersHttp(card: AgentCard): boolean {
+  return card.supportedInterfaces.some((i) => HTTP_BINDINGS.includes(i.protocolBinding));
 }
 
 /** gRPC metadata keys are lower case. */

@@ -36,5 +36,4 @@ export {
 } from './reactAgent.js';
 export { ReactRunner } from './reactRunner.js';
 export { MAX_MODEL_CALLS, MAX_RUN_BYTES, OMITTED_RESULT, ReactRunData } from './runData.js';
-export { AgentModuleError, agentRunners, loadAgentClasses, projectAgents } from './runners.js';
 export type { ReactRunnerOptions } from './stepState.js';

@@ -5,7 +5,6 @@
  * modules and the model key come from; this decides how the parts fit together.
  */
 import { projectActions } from '../actionServer/index.js';
-import { projectAgents } from '../agents/index.js';
 import type { Assistant } from '../assistant/index.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
 import { type ImportedModules, loadProjectActions } from '../extensions/index.js';
@@ -13,6 +12,7 @@ import { type ModelFactoryOptions, modelFactory, type ToolChatPort } from '../ll
 import { projectMcp } from '../mcp/index.js';
 import type { Logger } from '../resilience/index.js';
 import type { DialogueParts, SecretStore } from '../runtime/index.js';
+import { projectAgents } from './agentRunners.js';
 
 export interface DialogueAssemblyOptions {
   readonly assistant: Assistant;

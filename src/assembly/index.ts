@@ -1,4 +1,11 @@
 export {
+  AgentModuleError,
+  agentRunners,
+  loadAgentClasses,
+  type ProjectAgentsOptions,
+  projectAgents,
+} from './agentRunners.js';
+export {
   type AssembledDialogue,
   assembleDialogue,
   type DialogueAssemblyOptions,

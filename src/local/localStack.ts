@@ -70,6 +70,11 @@ export interface LocalStackOptions {
   /** Each job's budget (default `JOB_BUDGET_MS`, as a Lambda worker gives). */
   readonly jobBudgetMs?: number;
   readonly announce: (line: string) => void;
+  /** Sees the stack's AWS clients before first use (`npm run bench cost` meters their requests). */
+  readonly instrument?: (clients: {
+    readonly dynamo: DynamoDBClient;
+    readonly sqs: SQSClient;
+  }) => void;
 }
 
 export interface LocalStack {
@@ -108,6 +113,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       marshallOptions: { removeUndefinedValues: true },
     });
     const sqs = new SQSClient(localAwsConfig(sqsEmulator.endpoint));
+    options.instrument?.({ dynamo: dynamoClient, sqs });
     await ensureTable(dynamoClient, LOCAL_TABLE);
     const jobBudgetMs = options.jobBudgetMs ?? JOB_BUDGET_MS;
     // As on AWS: six times a worker's timeout (the budget plus the margin kept to report), so a

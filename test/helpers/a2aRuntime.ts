@@ -1,5 +1,5 @@
 import { type LocalHttpServer, serveHttp } from '../../src/adapters/local/httpServer.js';
-import { projectAgents } from '../../src/agents/index.js';
+import { projectAgents } from '../../src/assembly/index.js';
 import { a2aPushChannel, standardChannels } from '../../src/channels/index.js';
 import { McpGateway } from '../../src/mcp/index.js';
 import { SILENT_LOGGER } from './logger.js';

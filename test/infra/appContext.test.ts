@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -11,7 +10,7 @@ import {
   admittedAtOnce,
   type Built,
   build,
-  bundleFile,
+  bundleCode,
   eventSourceOf,
   functionProps,
   secretArn,
@@ -45,7 +44,7 @@ describe('the CDK app context', () => {
   });
 
   it('bundles the project the context names and reads its secrets under the given prefix', async () => {
-    expect(await readFile(bundleFile(built, 'Worker'), 'utf8')).toContain('context-marker');
+    expect((await bundleCode(built, 'Worker')).code).toContain('context-marker');
     expect(statementsOf(built, 'Worker')).toContainEqual({
       Effect: 'Allow',
       Action: 'secretsmanager:GetSecretValue',
@@ -63,7 +62,7 @@ describe('the CDK app context', () => {
       3,
     );
     for (const name of ['Webhook', 'Worker', 'Delay'] as const) {
-      expect(await readFile(bundleFile(built, name), 'utf8')).toContain(XRAY_MARK);
+      expect((await bundleCode(built, name)).code).toContain(XRAY_MARK);
       const wildcard = statementsOf(built, name).filter((s) => s.Resource === '*');
       expect(actionsOf(wildcard)).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     }

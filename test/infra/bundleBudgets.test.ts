@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type BundleReport,
+  buildHandler,
   bundleHandler,
   HANDLERS,
   type HandlerName,
@@ -9,6 +13,8 @@ import {
   REPO_ROOT,
 } from '../../infra/handlerBundles.js';
 import { generateAssistantBundle } from '../../src/build/index.js';
+import { BANK_PROJECT } from '../helpers/e2eProject.js';
+import { writeProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/tempDirs.js';
 
 /** What a function that only takes requests and queues jobs must not carry. */
@@ -24,12 +30,56 @@ const NOT_ON_THE_HTTP_SIDE = [
   'ajv',
 ];
 
+/** Settings a deployed function reads; importing a bundle only builds clients, it calls nothing. */
+const FUNCTION_ENV = {
+  TABLE_NAME: 'switchboard-test',
+  JOBS_QUEUE_URL: 'http://127.0.0.1:9/queue/jobs.fifo',
+  DELAY_QUEUE_URL: 'http://127.0.0.1:9/queue/delayed',
+  SECRET_PREFIX: 'switchboard/',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  POWERTOOLS_LOG_LEVEL: 'ERROR',
+};
+
+/**
+ * The files of a bundle a fresh Node process loads when it imports the bundle's `index.mjs`, as
+ * the Lambda runtime does on a cold start (a module hook writes down each one).
+ */
+async function filesLoaded(bundleDir: string): Promise<string[]> {
+  const log = path.join(bundleDir, 'loaded.log');
+  const hooks = path.join(bundleDir, 'hooks.mjs');
+  await writeFile(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(log)}, url + '\\n');
+  return next(url, context);
+}
+`,
+  );
+  await writeFile(log, '');
+  const script = `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)}); await import(${JSON.stringify(pathToFileURL(path.join(bundleDir, 'index.mjs')).href)});`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, ...FUNCTION_ENV },
+  });
+  const prefix = pathToFileURL(bundleDir).href;
+  return (await readFile(log, 'utf8'))
+    .split('\n')
+    .filter((url) => url.startsWith(prefix))
+    .map((url) => url.slice(prefix.length + 1));
+}
+
 describe('the handler bundles of the example assistant', () => {
   const reports = new Map<HandlerName, BundleReport>();
+  let outDir: string;
 
   // Five esbuild builds and their references: seconds on an idle machine.
   beforeAll(async () => {
-    const outDir = await tempDir('switchboard-budgets-');
+    outDir = await tempDir('switchboard-budgets-');
+    // The AWS SDK is left to the runtime: a bundle imported here finds it in our node_modules.
+    await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(outDir, 'node_modules'));
     const { registryFile } = await generateAssistantBundle(
       REPO_ROOT,
       undefined,
@@ -71,5 +121,48 @@ describe('the handler bundles of the example assistant', () => {
     expect(message).toMatch(/^the webhook bundle is [\d.]+ KB, over its budget of 1\.0 KB/);
     for (const name of biggest) expect(message).toContain(name);
     expect(overBudget(webhook)).toBeUndefined();
+  });
+
+  it('keep gRPC out of what the worker loads: it comes in only for an A2A agent that offers nothing else', () => {
+    const worker = reports.get('worker');
+    const grpc = (file: string) => /node_modules\/(@grpc\/grpc-js|protobufjs)\//.test(file);
+    expect(worker?.files.filter(grpc)).toEqual([]);
+    expect(worker?.onDemandFiles.some(grpc)).toBe(true);
+    expect(worker?.onDemandBytes).toBeGreaterThan(0);
+  });
+
+  it('load the A2A client in a worker whose assistant has A2A agents, and none of it in one without', async () => {
+    // The chunks holding the A2A client (its HTTP transports), by file name.
+    const a2aChunks = (metafile: ReturnType<typeof buildHandler>) =>
+      Object.entries(metafile.outputs)
+        .filter(([, output]) =>
+          Object.keys(output.inputs).some((file) =>
+            file.endsWith('@a2a-js/sdk/dist/client/index.js'),
+          ),
+        )
+        .map(([file]) => path.basename(file));
+    const loadedNames = async (dir: string) =>
+      (await filesLoaded(dir)).map((f) => path.basename(f));
+
+    const example = path.join(outDir, 'example-worker');
+    const exampleRegistry = path.join(outDir, 'assistant', 'registry.ts');
+    const exampleChunks = a2aChunks(
+      buildHandler('worker', { outDir: example, registryFile: exampleRegistry }),
+    );
+    expect(exampleChunks.length).toBeGreaterThan(0);
+    expect(await loadedNames(example)).toEqual(expect.arrayContaining(exampleChunks));
+
+    const bank = await writeProject(BANK_PROJECT);
+    const { registryFile } = await generateAssistantBundle(
+      bank,
+      undefined,
+      path.join(outDir, 'bank'),
+    );
+    const withoutAgents = path.join(outDir, 'bank-worker');
+    const bankChunks = a2aChunks(buildHandler('worker', { outDir: withoutAgents, registryFile }));
+    expect(bankChunks.length).toBeGreaterThan(0);
+    const loaded = await loadedNames(withoutAgents);
+    expect(loaded).toContain('index.mjs');
+    expect(loaded.filter((file) => bankChunks.includes(file))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 /** Synthesizing the CDK app and reading its templates, for the infra tests. */
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -101,12 +102,29 @@ export function admittedAtOnce(built: Built): number {
 export const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string =>
   stack.getLogicalId(construct.node.defaultChild as never);
 
-/** The bundled `index.mjs` of a function: its asset directory in the cloud assembly. */
-export function bundleFile(built: Built, name: keyof typeof FUNCTIONS): string {
+/** A function's bundle: its asset directory in the cloud assembly. */
+export function bundleDir(built: Built, name: keyof typeof FUNCTIONS): string {
   const id = logicalId(built.stack, handlerOf(built, name).function);
   const fn = built.template.toJSON().Resources[id];
   const key = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
-  return path.join(built.outdir, `asset.${key}`, 'index.mjs');
+  return path.join(built.outdir, `asset.${key}`);
+}
+
+/** The code of a function's bundle, `index.mjs` and its chunks, and its size in bytes. */
+export async function bundleCode(
+  built: Built,
+  name: keyof typeof FUNCTIONS,
+): Promise<{ readonly code: string; readonly bytes: number; readonly files: readonly string[] }> {
+  const dir = bundleDir(built, name);
+  const files = (await readdir(dir, { recursive: true }))
+    .filter((file) => file.endsWith('.mjs'))
+    .sort();
+  const texts = await Promise.all(files.map((file) => readFile(path.join(dir, file), 'utf8')));
+  return {
+    code: texts.join('\n'),
+    bytes: texts.reduce((total, text) => total + Buffer.byteLength(text), 0),
+    files,
+  };
 }
 
 /** Every IAM statement of a function's role. */

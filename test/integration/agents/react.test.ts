@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { projectAgents } from '../../../src/agents/index.js';
+import { projectAgents } from '../../../src/assembly/index.js';
 import { standardChannels } from '../../../src/channels/index.js';
 import { OpenAiChatModel } from '../../../src/llm/index.js';
 import { IDEMPOTENCY_KEY_META, McpGateway } from '../../../src/mcp/index.js';

@@ -1,11 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  A2AAgent,
-  AgentModuleError,
-  loadAgentClasses,
-  McpOpenAgent,
-  projectAgents,
-} from '../../../src/agents/index.js';
+import { A2AAgent, McpOpenAgent } from '../../../src/agents/index.js';
+import { AgentModuleError, loadAgentClasses, projectAgents } from '../../../src/assembly/index.js';
 import type { AgentInput, Assistant, SubAgent } from '../../../src/assistant/index.js';
 import type { ImportedModules } from '../../../src/extensions/index.js';
 import type { McpGateway } from '../../../src/mcp/index.js';

@@ -1,5 +1,5 @@
-import { type A2AAgentClass, isA2AAgentClass } from '../a2a/index.js';
-import { A2ARunner } from '../a2a/runner.js';
+import { type A2AAgentClass, isA2AAgentClass } from '../a2a/agent.js';
+import { isReactAgentClass, type ReactAgentClass, ReactRunner } from '../agents/index.js';
 import type { Assistant, LlmConfig, ReactSubAgent } from '../assistant/index.js';
 import { exportAt, type ImportedModules, loadPreCallHooks } from '../extensions/index.js';
 import type { ToolChatPort } from '../llm/index.js';
@@ -7,8 +7,6 @@ import { McpAgentTools, type McpGateway } from '../mcp/index.js';
 import type { Logger } from '../resilience/index.js';
 import { SwitchboardError } from '../resilience/index.js';
 import type { AgentRunner, AgentRunners, SecretStore } from '../runtime/index.js';
-import { isReactAgentClass, type ReactAgentClass } from './reactAgent.js';
-import { ReactRunner } from './reactRunner.js';
 
 /**
  * A `configuration.module` that does not name a class of the agent's kind.
@@ -68,12 +66,7 @@ export function agentRunners(runners: {
   };
 }
 
-/**
- * The project's agent runners, built once per process (per warm container): models from
- * `models`, MCP tools through `gateway`, A2A agents with credentials from `secrets`, custom
- * classes and hooks from the project's modules.
- */
-export async function projectAgents(options: {
+export interface ProjectAgentsOptions {
   readonly assistant: Assistant;
   readonly models: (llm: LlmConfig | undefined) => ToolChatPort;
   readonly gateway: McpGateway;
@@ -86,7 +79,14 @@ export async function projectAgents(options: {
   readonly logger?: Logger;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
-}): Promise<AgentRunners> {
+}
+
+/**
+ * The project's agent runners, built once per process (per warm container): models from
+ * `models`, MCP tools through `gateway`, A2A agents with credentials from `secrets`, custom
+ * classes and hooks from the project's modules.
+ */
+export async function projectAgents(options: ProjectAgentsOptions): Promise<AgentRunners> {
   const { assistant, gateway } = options;
   const classes = await loadAgentClasses(assistant, options.modules);
   const tools = new Map<string, McpAgentTools>();
@@ -104,16 +104,27 @@ export async function projectAgents(options: {
     classes: classes.react,
     ...(options.now ? { now: options.now } : {}),
   });
-  const a2a = new A2ARunner({
+  const a2a = await a2aRunner(options, classes.a2a);
+  return agentRunners(a2a ? { react, a2a } : { react });
+}
+
+/** The runner of the project's A2A agents; the A2A client and its SDK load only when it has some. */
+async function a2aRunner(
+  options: ProjectAgentsOptions,
+  classes: Record<string, A2AAgentClass>,
+): Promise<AgentRunner | undefined> {
+  const { assistant } = options;
+  if (!Object.values(assistant.agents).some((agent) => agent.protocol === 'A2A')) return undefined;
+  const { A2ARunner } = await import('../a2a/runner.js');
+  return new A2ARunner({
     assistant,
     secrets: options.secrets,
     hooks: await loadPreCallHooks(assistant, options.modules),
-    classes: classes.a2a,
+    classes,
     ...(options.pushKey ? { pushKey: options.pushKey } : {}),
     ...(options.pushBaseUrl ? { pushBaseUrl: options.pushBaseUrl } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  return agentRunners({ react, a2a });
 }
