@@ -147,22 +147,22 @@ describe('ServerConnection tool lists', () => {
   it('does not keep a listing that was under way when the tools were forgotten', async () => {
     const peer = inProcessMcpPeer();
     const held = deferred();
-    peer.front = async (_request, rpc) => {
+    peer.answered = async (rpc) => {
       if (rpc === 'tools/list' && peer.rpcs().filter((m) => m === 'tools/list').length === 1) {
         await held.promise;
       }
-      return undefined;
     };
     const connection = connectionTo(peer);
     const listing = connection.listTools();
     await vi.waitFor(() => expect(peer.rpcs()).toContain('tools/list'));
 
-    connection.forgetTools();
     peer.tools.push({ name: 'later', inputSchema: { type: 'object' } });
+    connection.forgetTools();
     held.resolve();
-    await listing;
+    const stale = (await listing).map((t) => t.name);
     const names = (await connection.listTools()).map((t) => t.name);
 
+    expect(stale).toEqual(['echo']);
     expect(names).toEqual(['echo', 'later']);
   });
 

@@ -4,7 +4,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -47,6 +49,8 @@ export function inProcessMcpPeer(options: InProcessMcpPeerOptions = {}) {
     front: undefined as
       | ((request: Request, rpc: string | undefined) => Promise<Response | undefined>)
       | undefined,
+    /** Awaited after the server answered a request, before the client gets the answer. */
+    answered: undefined as ((rpc: string | undefined) => Promise<void>) | undefined,
     callTool: async (
       name: string,
       args: Record<string, unknown>,
@@ -88,6 +92,12 @@ export function inProcessMcpPeer(options: InProcessMcpPeerOptions = {}) {
   const serve = async (request: Request, rpc: string | undefined): Promise<Response> => {
     const early = await peer.front?.(request, rpc);
     if (early) return early;
+    const response = await serveMcp(request);
+    await peer.answered?.(rpc);
+    return response;
+  };
+
+  const serveMcp = async (request: Request): Promise<Response> => {
     if (!options.sessions) {
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -120,6 +130,10 @@ export function inProcessMcpPeer(options: InProcessMcpPeerOptions = {}) {
       { capabilities: { tools: { listChanged: true } } },
     );
     server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      // A client that never stops asking for pages is told so rather than answered forever.
+      if (requests.filter((r) => r.rpc === 'tools/list').length > 10) {
+        throw new McpError(ErrorCode.InvalidRequest, 'too many pages asked for');
+      }
       const size = options.pageSize ?? tools.length;
       const start = Number(request.params?.cursor ?? 0);
       const next = start + size;
