@@ -40,6 +40,30 @@ describe('MCP servers over the legacy SSE transport', () => {
     expect(server.echoed).toEqual(['one', 'two']);
   });
 
+  it('connects again over SSE straight away, once the server spoke only that', async () => {
+    const server = await startSseTestServer();
+    open.push(server);
+    const sent: string[] = [];
+    const config = serverConfig('s', server.url);
+    const connection = new ServerConnection({
+      server: config,
+      auth: serverAuth(config, secretsOf({})),
+      fetch: (input, init) => {
+        sent.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+        return fetch(input, init);
+      },
+    });
+    open.push(connection);
+    await connection.callTool({ name: 'echo', arguments: { text: 'one' } });
+
+    server.dropSessions();
+    await connection.callTool({ name: 'echo', arguments: { text: 'two' } });
+
+    expect(server.echoed).toEqual(['one', 'two']);
+    expect(sent.filter((request) => request === 'POST /sse')).toHaveLength(1);
+    expect(sent.filter((request) => request === 'GET /sse')).toHaveLength(2);
+  });
+
   it.each([
     {
       status: 429,
