@@ -15,7 +15,14 @@ import {
   type EventPage,
   type EventRange,
 } from '../../runtime/ports.js';
-import { headAttributes, parseEvents, parseHead, parseRun, runAttributes } from './dynamoItems.js';
+import {
+  eventsAttributes,
+  headAttributes,
+  parseEvents,
+  parseHead,
+  parseRun,
+  runAttributes,
+} from './dynamoItems.js';
 import { conversationKey, eventKey, HEAD_KEY, isExpired, runKey } from './dynamoKeys.js';
 import { queryItems } from './dynamoQuery.js';
 import {
@@ -130,12 +137,7 @@ export class DynamoConversationStore implements ConversationStore {
     events: readonly SequencedEvent[],
   ): Promise<void> {
     const expiry = expiriesAt(this.options.now(), this.options.ttlSeconds);
-    await this.put(
-      conversationId,
-      eventKey(version),
-      { events: JSON.stringify(events) },
-      expiry.events,
-    );
+    await this.put(conversationId, eventKey(version), eventsAttributes(events), expiry.events);
   }
 
   async clearOutbox(conversationId: string, version: number): Promise<void> {

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../../../src/adapters/aws/dynamoConversationStore.js';
@@ -165,7 +166,8 @@ describe('DynamoConversationStore', () => {
     const store = storeAt(NOW);
     const id = newId();
     let head: ConversationHead | undefined;
-    const big = 'x'.repeat(300_000);
+    // Random text: items are stored deflated, and text that repeats would shrink to nothing.
+    const big = randomBytes(225_000).toString('base64');
     for (let version = 1; version <= 5; version += 1) {
       await store.commit(commitAfter(id, head, `job-${version}`, 'v'));
       head = await store.load(id);
@@ -314,6 +316,11 @@ describe('DynamoConversationStore', () => {
   });
 });
 
+/** The JSON text a packed attribute holds. */
+function decoded(value: unknown): string {
+  return inflateRawSync(value as Uint8Array).toString('utf8');
+}
+
 /** Every item of a conversation as stored, expired or not. */
 async function rawItems(conversationId: string): Promise<Record<string, unknown>[]> {
   const { Items } = await aws.documents.send(
@@ -416,6 +423,76 @@ describe('DynamoConversationStore expiry', () => {
 
     expect(await itemsExpiringBeforeHead(id)).toEqual([]);
     expect((await fresh.readEvents(id)).map((e) => e.seq)).toEqual([0, 1]);
+  });
+
+  it('stores the head, run records and events deflated, and reads items stored as JSON text before', async () => {
+    const id = newId();
+    const store = storeAt(NOW);
+    const run = {
+      runId: 'run-1',
+      jobId: 'job-1',
+      agentId: 'agent',
+      data: { notes: 'n'.repeat(5_000) },
+    };
+    const request = commitAfter(id, undefined, 'job-1', 'a', [run]);
+    await store.commit(request);
+    await store.appendEvents(id, 1, [userEvent(0, 'e'.repeat(5_000))]);
+
+    const stored = await rawItems(id);
+    expect(stored).toHaveLength(3);
+    for (const item of stored) {
+      expect(item.packing).toBe(1);
+      const large = item.state ?? item.data ?? item.events;
+      expect(large).toBeInstanceOf(Uint8Array);
+      // Text that repeats shrinks far below a write unit.
+      expect((large as Uint8Array).byteLength).toBeLessThan(1024);
+    }
+
+    // The same items as a build before packing wrote them: JSON text, no packing.
+    for (const item of stored) {
+      const { packing, ...old } = item;
+      const text = (value: unknown) => (value === undefined ? undefined : decoded(value));
+      await aws.documents.send(
+        new PutCommand({
+          TableName: aws.tableName,
+          Item: Object.fromEntries(
+            Object.entries({
+              ...old,
+              state: text(item.state),
+              outbox: text(item.outbox),
+              data: text(item.data),
+              events: text(item.events),
+            }).filter(([, value]) => value !== undefined),
+          ),
+        }),
+      );
+    }
+    const fresh = storeAt(NOW);
+    expect(await fresh.load(id)).toEqual(request.head);
+    expect(await fresh.loadRun(id, 'run-1', 'job-1')).toEqual(run);
+    expect((await fresh.readEvents(id)).map((e) => e.seq)).toEqual([0]);
+  });
+
+  it('refuses an item packed in a way it does not know, naming the conversation', async () => {
+    const id = newId();
+    await storeAt(NOW).commit(commitAfter(id, undefined, 'job-1', 'a'));
+    const [head] = await rawItems(id);
+    await aws.documents.send(
+      new PutCommand({ TableName: aws.tableName, Item: { ...head, packing: 2 } }),
+    );
+    const { packing, ...unmarked } = head ?? {};
+    const other = newId();
+    await aws.documents.send(
+      new PutCommand({ TableName: aws.tableName, Item: { ...unmarked, pk: `conv#${other}` } }),
+    );
+
+    for (const conversation of [id, other]) {
+      const error = await storeAt(NOW)
+        .load(conversation)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoredDataError);
+      expect((error as Error).message).toContain(conversation);
+    }
   });
 
   it('shows a new conversation none of the events of an expired one under the same sender', async () => {
