@@ -60,10 +60,16 @@ async function startPeers(): Promise<Peers> {
   return { ...peers.ready, stop: peers.stop };
 }
 
-/** The benchmark's assistant: one flow that calls a general-purpose agent on the MCP server. */
-function benchAssistant(mcpUrl: string): Promise<{ assistant: Assistant; dir: string }> {
-  return benchProject('react', {
-    'endpoints.yml': `mcp_servers:\n  - name: bench\n    url: ${mcpUrl}\n`,
+/**
+ * The benchmark's assistant: one flow that calls a general-purpose agent on the MCP server, whose
+ * `echo` the project declares read-only or not.
+ */
+function benchAssistant(
+  mcpUrl: string,
+  readOnly = false,
+): Promise<{ assistant: Assistant; dir: string }> {
+  return benchProject(readOnly ? 'react-read-only' : 'react', {
+    'endpoints.yml': `mcp_servers:\n  - name: bench\n    url: ${mcpUrl}\n${readOnly ? '    read_only: true\n' : ''}`,
     'domain.yml': 'slots: {}\nresponses:\n  utter_done:\n    - text: Done.\n',
     'data/flows.yml':
       'flows:\n  bench:\n    description: Work.\n    steps:\n      - call: worker\n      - action: utter_done\n',
@@ -244,10 +250,11 @@ const startFlow: LlmPort = { complete: async () => ({ content: 'start flow bench
 
 /**
  * Switchboard as it runs locally: the runtime on dynalite and fauxqs in process, a worker loop on
- * the job queue. An iteration is the model step's job and the tools step's job (queue waits
- * excluded); DynamoDB and SQS requests are counted for whole conversations.
+ * the job queue. An iteration is the model step's job and the tools step's job, or the one job
+ * of both when the tool is read-only (queue waits excluded); DynamoDB and SQS requests are
+ * counted for whole conversations.
  */
-async function switchboardOnStack(peers: Peers, assistant: Assistant) {
+async function switchboardOnStack(peers: Peers, assistant: Assistant, jobsPerIteration: 1 | 2) {
   const [dynalite, fauxqs] = await Promise.all([startDynalite(), startFauxqs()]);
   const dynamo = new DynamoDBClient(localAwsConfig(dynalite.endpoint));
   const sqs = new SQSClient(localAwsConfig(fauxqs.endpoint));
@@ -342,23 +349,28 @@ async function switchboardOnStack(peers: Peers, assistant: Assistant) {
     }
     stop.abort();
     await loop;
-    // Each run: ITERATIONS iterations of two steps, then the step that completes it.
+    // Each run: ITERATIONS iterations of `jobsPerIteration` steps, then the step that completes it.
+    const perRun = ITERATIONS * jobsPerIteration + 1;
+    if (steps.length !== CONVERSATIONS * perRun) {
+      throw new Error(`expected ${perRun} step jobs per run, got ${steps.length / CONVERSATIONS}`);
+    }
     const iterations: Sample[] = [];
     for (let c = 0; c < CONVERSATIONS; c++) {
-      const run = steps.slice(c * (2 * ITERATIONS + 2), (c + 1) * (2 * ITERATIONS + 2));
       for (let i = 0; i < ITERATIONS; i++) {
-        const [model, tools] = [run[2 * i], run[2 * i + 1]];
-        if (model && tools)
-          iterations.push({
-            wallMs: model.wallMs + tools.wallMs,
-            cpuMs: model.cpuMs + tools.cpuMs,
-          });
+        const jobs = steps.slice(
+          c * perRun + i * jobsPerIteration,
+          c * perRun + (i + 1) * jobsPerIteration,
+        );
+        iterations.push({
+          wallMs: jobs.reduce((sum, job) => sum + job.wallMs, 0),
+          cpuMs: jobs.reduce((sum, job) => sum + job.cpuMs, 0),
+        });
       }
     }
     const total = CONVERSATIONS * ITERATIONS;
     return {
       ...summary(iterations),
-      stepJobsPerRun: steps.length / CONVERSATIONS,
+      stepJobsPerRun: perRun,
       perIteration: {
         note: 'whole conversations (the turn that starts the run and the step that ends it included) divided by their iterations',
         dynamoRequests: round((requests.dynamo - before.dynamo) / total, 2),
@@ -398,7 +410,13 @@ export async function reactBenchmark(): Promise<Record<string, unknown>> {
     const handWritten = summary(hand);
     const inProcess = summary(ours);
     const agentsSdk = summary(sdk);
-    const onStack = await switchboardOnStack(peers, assistant);
+    const onStack = await switchboardOnStack(peers, assistant, 2);
+    const readOnly = await benchAssistant(peers.mcpUrl, true);
+    const onStackReadOnly = await switchboardOnStack(peers, readOnly.assistant, 1).finally(() =>
+      rm(readOnly.dir, { recursive: true, force: true }),
+    );
+    const requests = (r: typeof onStack) =>
+      r.perIteration.dynamoRequests + r.perIteration.sqsRequests;
     return {
       iterationsPerConversation: ITERATIONS,
       handWrittenLoop: handWritten,
@@ -406,6 +424,9 @@ export async function reactBenchmark(): Promise<Record<string, unknown>> {
       openaiAgents: agentsSdk,
       medianOverHandWrittenMs: round(inProcess.wallMedianMs - handWritten.wallMedianMs),
       switchboardOnLocalStack: onStack,
+      switchboardOnLocalStackReadOnly: onStackReadOnly,
+      /** DynamoDB plus SQS requests of a read-only iteration over those of a side-effecting one. */
+      readOnlyRequestsRatio: round(requests(onStackReadOnly) / requests(onStack), 3),
     };
   } finally {
     peers.stop();

@@ -2,15 +2,17 @@
  * The model phases of a ReAct step: the call that answers or asks for tools, and the closing
  * call without tools that gets the closing line `task_completed` came without.
  */
+import type { BotMessage } from '../dialogue/index.js';
 import type { ToolChatMessage, ToolChatPort, ToolDefinition } from '../llm/index.js';
 import { SwitchboardError } from '../resilience/index.js';
-import { exitSlots, setSlotTool, TASK_COMPLETED } from './builtinTools.js';
+import { exitSlots, SET_SLOT_PREFIX, setSlotTool, TASK_COMPLETED } from './builtinTools.js';
 import { historyMessages } from './history.js';
 import { agentTemplate, renderPrompt } from './prompts.js';
 import type { AgentStepResult } from './protocol.js';
 import { McpOpenAgent } from './reactAgent.js';
 import { MAX_MODEL_CALLS } from './runData.js';
 import type { StepState } from './stepState.js';
+import { runTools } from './toolPhase.js';
 
 /**
  * The model answered with neither text nor a tool call: worth another try.
@@ -29,10 +31,10 @@ export async function modelCall(step: StepState): Promise<AgentStepResult> {
   if (step.data.modelCalls >= MAX_MODEL_CALLS) {
     throw new Error(`${step.config.name} made ${MAX_MODEL_CALLS} model calls without finishing`);
   }
-  const tools = await toolDefinitions(step);
+  const { definitions, readOnly } = await offeredTools(step);
   const answer = await modelOf(step).chat({
     messages: [...conversation(step), ...step.data.messages],
-    tools,
+    tools: definitions,
     toolChoice: 'auto',
     signal: step.context.signal,
     ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
@@ -63,11 +65,14 @@ export async function modelCall(step: StepState): Promise<AgentStepResult> {
   };
   // With task_completed the text is the closing line, said when the run ends; else a filler.
   const filler = !completes && content && step.config.configuration.enable_filler_messages;
-  return {
-    messages: filler
-      ? [{ text: content, metadata: { filler: true, agent_id: step.config.name } }]
-      : [],
-  };
+  const messages: BotMessage[] = filler
+    ? [{ text: content, metadata: { filler: true, agent_id: step.config.name } }]
+    : [];
+  if (!toolCalls.every((call) => readOnly.has(call.name))) return { messages };
+  // Every call only reads: they run in this job. A lost commit calls the model again and runs
+  // whatever it then asks for, which changes nothing outside the run.
+  const tools = await runTools(step);
+  return { ...tools, messages: [...messages, ...tools.messages] };
 }
 
 /** Calls the model once more, without tools, for the run's closing line. */
@@ -76,10 +81,10 @@ export async function closingCall(step: StepState): Promise<AgentStepResult> {
     step.agent instanceof McpOpenAgent
       ? step.agent.getSystemMessageForEmptyContentAtTaskCompletion()
       : undefined;
-  const tools = await toolDefinitions(step);
+  const { definitions } = await offeredTools(step);
   const answer = await modelOf(step).chat({
     messages: [...conversation(step), ...step.data.messages, ...(instruction ? [instruction] : [])],
-    tools,
+    tools: definitions,
     toolChoice: 'none',
     signal: step.context.signal,
     ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
@@ -94,30 +99,46 @@ export async function closingCall(step: StepState): Promise<AgentStepResult> {
   };
 }
 
-async function toolDefinitions(step: StepState): Promise<ToolDefinition[]> {
+/** The tools the model is offered, and the names of those that only read. */
+interface OfferedTools {
+  readonly definitions: ToolDefinition[];
+  readonly readOnly: ReadonlySet<string>;
+}
+
+async function offeredTools(step: StepState): Promise<OfferedTools> {
   const mcp = await step.options.tools(step.config).list({
     signal: step.context.signal,
     ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
     maxRetries: step.config.configuration.max_retries,
   });
-  const definitions: ToolDefinition[] = mcp.map((tool) => ({
-    type: 'function',
-    function: {
-      name: tool.name,
-      ...(tool.description ? { description: tool.description } : {}),
-      parameters: tool.inputSchema,
-    },
-  }));
+  const readOnly = new Set<string>();
+  const definitions: ToolDefinition[] = mcp.map((tool) => {
+    if (tool.readOnly) readOnly.add(tool.name);
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        parameters: tool.inputSchema,
+      },
+    };
+  });
   for (const custom of step.agent.getCustomToolDefinitions()) {
     definitions.push({ type: custom.type, function: custom.function });
+    // A custom tool shadows an MCP tool of the same name (see `runToolCall`).
+    if (custom.readOnly === true) readOnly.add(custom.function.name);
+    else readOnly.delete(custom.function.name);
   }
+  // The built-in tools change only the run's own data; they come first when a call is run.
   if (step.agent instanceof McpOpenAgent) definitions.push(step.agent.getTaskCompletedTool());
+  if (step.agent.kind === 'open') readOnly.add(TASK_COMPLETED);
   if (step.agent.kind === 'task') {
     for (const slot of exitSlots(step.data.exitIf ?? [])) {
       definitions.push(setSlotTool(slot, step.options.assistant.slots[slot]));
+      readOnly.add(`${SET_SLOT_PREFIX}${slot}`);
     }
   }
-  return definitions;
+  return { definitions, readOnly };
 }
 
 /** The system prompt, then the recent conversation. */

@@ -25,6 +25,11 @@ export interface AgentToolContext {
 
 /** A tool written in TypeScript: an OpenAI function definition and the function that runs it. */
 export interface CustomToolDefinition extends ToolDefinition {
+  /**
+   * Set when the tool only reads. A model answer whose calls all only read has them run in the
+   * same job as the model call (one job per iteration, not two); a lost commit runs them again.
+   */
+  readonly readOnly?: boolean;
   readonly toolExecutor: (
     args: Readonly<Record<string, unknown>>,
     context: AgentToolContext,
@@ -33,7 +38,10 @@ export interface CustomToolDefinition extends ToolDefinition {
 
 /** What one step of a run does. */
 export type AgentStepPhase =
-  /** Calls the model, with the tools the agent has. */
+  /**
+   * Calls the model, with the tools the agent has. When every tool call of its answer only
+   * reads, the step runs them too.
+   */
   | 'model'
   /** Runs the tool calls the model's previous answer asked for. */
   | 'tools'

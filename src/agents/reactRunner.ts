@@ -4,6 +4,11 @@
  * The model's answer is committed before any tool runs, so its filler text reaches the user
  * exactly once and a crash or retry of the tools step repeats the same calls with the same
  * idempotency keys, never a different set from a new LLM call.
+ *
+ * When every call of the answer only reads (tools the project declares read-only, and the
+ * built-in tools, which change only the run), the model step runs them itself: one job per
+ * iteration. A crash before its commit then asks the model again and runs what it asks for,
+ * which changes nothing outside the run; the user still gets only the committed filler.
  */
 import type { ReactSubAgent } from '../assistant/index.js';
 import { earliest, isTransient, retryAfterOf } from '../resilience/index.js';

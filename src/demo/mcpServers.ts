@@ -48,6 +48,7 @@ function catalogServer(): McpServer {
     'search_cars',
     {
       description: 'Search the car catalog by body type, fuel and highest price.',
+      annotations: { readOnlyHint: true },
       inputSchema: {
         body: z.enum(['hatchback', 'sedan', 'suv', 'estate']).optional(),
         fuel: z.enum(['petrol', 'hybrid', 'electric']).optional(),
@@ -68,6 +69,7 @@ function catalogServer(): McpServer {
     'get_car_details',
     {
       description: 'Price, range, seats, rating and a review summary of one model.',
+      annotations: { readOnlyHint: true },
       inputSchema: { model: z.string() },
     },
     async ({ model }) => {
@@ -83,6 +85,7 @@ function catalogServer(): McpServer {
     'search_faq',
     {
       description: "Answers from the dealership's questions and answers; empty when none fits.",
+      annotations: { readOnlyHint: true },
       inputSchema: { query: z.string() },
     },
     async ({ query }) => ({

@@ -2,6 +2,7 @@ import type { McpConnection } from '../assistant/index.js';
 import { SwitchboardError } from '../resilience/index.js';
 import type { McpCallOptions, McpTool } from './client.js';
 import type { McpGateway } from './gateway.js';
+import { isReadOnlyTool } from './readOnly.js';
 import { toolResultText } from './toolResultText.js';
 
 /**
@@ -13,6 +14,8 @@ const REFUSALS = new Set(['MCP_REQUEST_REFUSED', 'MCP_TOOL_NOT_OFFERED', 'PRE_CA
 /** A tool an agent may call, with the server it lives on. */
 export interface AgentTool extends McpTool {
   readonly serverName: string;
+  /** Whether the project counts the tool as read-only (see `isReadOnlyTool`). */
+  readonly readOnly: boolean;
 }
 
 /** A tool call an agent's model asked for. */
@@ -55,10 +58,12 @@ export class McpAgentTools {
   async list(options: McpCallOptions = {}): Promise<AgentTool[]> {
     const tools = new Map<string, AgentTool>();
     for (const connection of this.connections) {
-      const listed = await this.gateway.connection(connection.name).listTools(options);
+      const server = this.gateway.connection(connection.name);
+      const listed = await server.listTools(options);
       for (const tool of listed) {
         if (offersTool(connection, tool.name) && !tools.has(tool.name)) {
-          tools.set(tool.name, { ...tool, serverName: connection.name });
+          const readOnly = isReadOnlyTool(server.server, tool);
+          tools.set(tool.name, { ...tool, serverName: connection.name, readOnly });
         }
       }
     }

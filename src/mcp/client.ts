@@ -6,6 +6,8 @@ export interface McpTool {
   readonly description?: string;
   /** JSON Schema of the arguments. */
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** The server's `annotations.readOnlyHint`: a hint, which counts only where it is trusted. */
+  readonly readOnlyHint?: boolean;
 }
 
 /** What a tool call answered. */

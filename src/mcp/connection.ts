@@ -67,6 +67,11 @@ export class ServerConnection implements McpClient {
     return this.options.server.name;
   }
 
+  /** The server's settings from `endpoints.yml`. */
+  get server(): McpServer {
+    return this.options.server;
+  }
+
   /** The transport that worked, once connected. */
   get transport(): TransportKind | undefined {
     return this.kind;
@@ -86,6 +91,9 @@ export class ServerConnection implements McpClient {
             name: tool.name,
             ...(tool.description !== undefined ? { description: tool.description } : {}),
             inputSchema: tool.inputSchema,
+            ...(typeof tool.annotations?.readOnlyHint === 'boolean'
+              ? { readOnlyHint: tool.annotations.readOnlyHint }
+              : {}),
           });
         }
         cursor = page.nextCursor;

@@ -42,6 +42,19 @@ export const McpServerConfig = strictObject({
   pre_call_hook: ModulePath.optional(),
   conversation_secret: ConversationSecret.optional(),
   meta_map: MetaMap.optional(),
+  /**
+   * Every tool of the server only reads: an agent runs its calls in the same job as the model
+   * call that asked for them (one job per iteration), and again after a lost commit.
+   */
+  read_only: z.boolean().optional(),
+  /** The tools of the server that only read (see `read_only`). */
+  read_only_tools: z.array(NonEmptyString).optional(),
+  /**
+   * Counts a tool whose `annotations.readOnlyHint` is true as read-only. Off by default: the MCP
+   * specification treats annotations as hints that a client must not rely on from a server it
+   * does not trust.
+   */
+  trust_read_only_hints: z.boolean().optional(),
 });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 

@@ -23,6 +23,11 @@ const GROUPS: Readonly<Record<FileKind, readonly ExclusiveGroup[]>> = {
       why: 'a server has one call-time credential hook: a pre_call_hook of yours or the built-in conversation_secret',
     },
     {
+      at: pattern('mcp_servers.*'),
+      keys: ['read_only', 'read_only_tools'],
+      why: 'declare the whole server read-only or list its read-only tools, not both',
+    },
+    {
       at: pattern('a2a_server.auth'),
       keys: ['secret', 'jwks_url'],
       why: 'verify tokens with a shared secret or with a JWKS endpoint, not both',

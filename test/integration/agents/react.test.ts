@@ -601,8 +601,7 @@ describe('ReAct sub agents', () => {
       'the worker died',
     );
     expect(await processJob(step1, rt.deps, NEVER)).toBe('done');
-    // The model's last answer calls task_completed; the step after it ends the run.
-    await processJob(await rt.takeStep('crash'), rt.deps, NEVER);
+    // The model's last answer calls task_completed, which ends the run in the same step.
     await processJob(await rt.takeStep('crash'), rt.deps, NEVER);
 
     const replies = await rt.replies.read('crash', job.turn_id);
@@ -644,7 +643,7 @@ describe('ReAct sub agents', () => {
       { text: 'That is 10.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
     );
     // The run asks for input; the held message answers it and starts the next run.
-    await runSteps(rt, 'held', 5);
+    await runSteps(rt, 'held', 4);
     expect(await texts(rt, 'held', first.turn_id)).toEqual([
       'Which numbers?',
       'That is 10.',
@@ -676,7 +675,7 @@ describe('ReAct sub agents', () => {
       { text: 'Done.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
       { toolCalls: [{ name: 'set_slot_color', arguments: { slot_value: 'red' } }] },
     );
-    await runSteps(rt, 'after', 4);
+    await runSteps(rt, 'after', 2);
     expect(await texts(rt, 'after', first.turn_id)).toEqual([
       'Done.',
       'Research is over.',
@@ -757,7 +756,7 @@ describe('ReAct sub agents', () => {
       { text: 'Let me add that up.', toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
       { text: 'It is 3.', toolCalls: [{ name: 'task_completed', arguments: {} }] },
     );
-    await runSteps(rt, 'live', 4);
+    await runSteps(rt, 'live', 3);
     expect(request(0)).toMatchObject({ stream: true });
     expect(previews.map((p) => p.delta)).toEqual(['Let me add', ' that up.', 'It i', 's 3.']);
     expect(previews[0]).toMatchObject({

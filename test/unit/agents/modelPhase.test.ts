@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { closingCall, modelCall } from '../../../src/agents/modelPhase.js';
+import type { CustomToolDefinition } from '../../../src/agents/protocol.js';
 import { McpOpenAgent, McpTaskAgent } from '../../../src/agents/reactAgent.js';
 import type { ReactRunData } from '../../../src/agents/runData.js';
 import { StepState } from '../../../src/agents/stepState.js';
@@ -10,7 +11,12 @@ import type {
   ToolChatResponse,
   ToolDefinition,
 } from '../../../src/llm/index.js';
-import type { AgentTool, McpAgentTools, McpCallOptions } from '../../../src/mcp/index.js';
+import type {
+  AgentTool,
+  AgentToolCall,
+  McpAgentTools,
+  McpCallOptions,
+} from '../../../src/mcp/index.js';
 
 /** 2026-06-28 09:54:56 UTC. */
 const NOW = 1_782_640_496_789;
@@ -53,9 +59,15 @@ interface Setup {
   readonly closing?: boolean;
   readonly controller?: AbortController;
   readonly deadline?: number;
+  /** Custom tools of the agent. */
+  readonly custom?: readonly CustomToolDefinition[];
 }
 
-function stepWith(setup: Setup): { step: StepState; listed: McpCallOptions[] } {
+function stepWith(setup: Setup): {
+  step: StepState;
+  listed: McpCallOptions[];
+  called: AgentToolCall[];
+} {
   const config: ReactSubAgent = {
     name: 'booker',
     description: 'Books test drives.',
@@ -71,10 +83,15 @@ function stepWith(setup: Setup): { step: StepState; listed: McpCallOptions[] } {
     promptTemplate: { file: 'prompt.jinja2', text: PROMPT },
   };
   const listed: McpCallOptions[] = [];
+  const called: AgentToolCall[] = [];
   const tools = {
     list: async (options: McpCallOptions) => {
       listed.push(options);
       return [...(setup.mcpTools ?? [])];
+    },
+    call: async (call: AgentToolCall) => {
+      called.push(call);
+      return { text: `${call.toolName} answered`, isError: false };
     },
   } as unknown as McpAgentTools;
   const assistant = {
@@ -100,7 +117,19 @@ function stepWith(setup: Setup): { step: StepState; listed: McpCallOptions[] } {
     events: [],
     results: [],
   };
-  const agent = setup.kind === 'task' ? new McpTaskAgent(config) : new McpOpenAgent(config);
+  const custom = setup.custom ?? [];
+  const agent =
+    setup.kind === 'task'
+      ? new (class extends McpTaskAgent {
+          override getCustomToolDefinitions() {
+            return custom;
+          }
+        })(config)
+      : new (class extends McpOpenAgent {
+          override getCustomToolDefinitions() {
+            return custom;
+          }
+        })(config);
   const step = new StepState(
     { assistant, models: () => setup.model, tools: () => tools },
     config,
@@ -114,7 +143,7 @@ function stepWith(setup: Setup): { step: StepState; listed: McpCallOptions[] } {
     },
     () => NOW,
   );
-  return { step, listed };
+  return { step, listed, called };
 }
 
 const names = (tools: readonly ToolDefinition[] | undefined) =>
@@ -133,8 +162,9 @@ describe('modelCall', () => {
           description: 'Finds a dealer.',
           inputSchema: schema,
           serverName: 's',
+          readOnly: false,
         },
-        { name: 'echo', inputSchema: schema, serverName: 's' },
+        { name: 'echo', inputSchema: schema, serverName: 's', readOnly: false },
       ],
     });
 
@@ -292,6 +322,12 @@ describe('modelCall', () => {
 
     expect(result.messages).toEqual([]);
     expect(step.data.completedWith).toBe('Enjoy the drive!');
+    // task_completed changes only the run: it runs in the same step, which ends the run.
+    expect(result.output).toEqual({
+      id: 'run-1',
+      status: 'completed',
+      responseMessage: 'Enjoy the drive!',
+    });
   });
 
   it('shows the text of a task agent as a filler, even with a tool named task_completed', async () => {
@@ -313,6 +349,116 @@ describe('modelCall', () => {
       { text: 'One moment.', metadata: { filler: true, agent_id: 'booker' } },
     ]);
     expect(step.data.completedWith).toBeUndefined();
+  });
+});
+
+describe('modelCall with tools that only read', () => {
+  const schema = { type: 'object' };
+  const mcpTool = (name: string, readOnly: boolean): AgentTool => ({
+    name,
+    inputSchema: schema,
+    serverName: 's',
+    readOnly,
+  });
+  const customTool = (name: string, readOnly?: boolean): CustomToolDefinition => ({
+    type: 'function',
+    function: { name, parameters: schema },
+    ...(readOnly === undefined ? {} : { readOnly }),
+    toolExecutor: () => ({ toolName: name, result: `${name} ran` }),
+  });
+  const asking = (...calls: string[]): ToolChatResponse => ({
+    content: 'Let me look.',
+    toolCalls: calls.map((name, i) => ({ id: `call_${i}`, name, arguments: '{}' })),
+  });
+
+  it('runs the calls in the same step when every one only reads, after the filler', async () => {
+    const model = new ScriptedModel([asking('find_dealer', 'list_slots')]);
+    const { step, called } = stepWith({
+      model,
+      mcpTools: [mcpTool('find_dealer', true), mcpTool('list_slots', true)],
+    });
+
+    const result = await modelCall(step);
+
+    expect(called.map((c) => c.toolName)).toEqual(['find_dealer', 'list_slots']);
+    expect(result).toEqual({
+      messages: [{ text: 'Let me look.', metadata: { filler: true, agent_id: 'booker' } }],
+    });
+    expect(step.data.pending).toBeUndefined();
+    expect(step.data.messages.slice(1)).toEqual([
+      { role: 'tool', toolCallId: 'call_0', content: 'find_dealer answered' },
+      { role: 'tool', toolCallId: 'call_1', content: 'list_slots answered' },
+    ]);
+    expect(step.data.modelCalls).toBe(1);
+  });
+
+  it('leaves every call for the next step when one of them may change something', async () => {
+    const model = new ScriptedModel([asking('find_dealer', 'book')]);
+    const { step, called } = stepWith({
+      model,
+      mcpTools: [mcpTool('find_dealer', true), mcpTool('book', false)],
+    });
+
+    const result = await modelCall(step);
+
+    expect(called).toEqual([]);
+    expect(step.data.pending?.map((c) => c.name)).toEqual(['find_dealer', 'book']);
+    expect(result.output).toBeUndefined();
+  });
+
+  it('runs a custom tool declared read-only in the same step, and no other custom tool', async () => {
+    const readOnly = stepWith({
+      model: new ScriptedModel([asking('quote')]),
+      custom: [customTool('quote', true)],
+    });
+    const unmarked = stepWith({
+      model: new ScriptedModel([asking('order')]),
+      custom: [customTool('order')],
+    });
+
+    await modelCall(readOnly.step);
+    await modelCall(unmarked.step);
+
+    expect(readOnly.step.data.pending).toBeUndefined();
+    expect(readOnly.step.data.messages.at(-1)).toEqual({
+      role: 'tool',
+      toolCallId: 'call_0',
+      content: 'quote ran',
+    });
+    expect(unmarked.step.data.pending?.map((c) => c.name)).toEqual(['order']);
+  });
+
+  it('goes by the custom tool when it shadows a read-only MCP tool of the same name', async () => {
+    const { step, called } = stepWith({
+      model: new ScriptedModel([asking('find_dealer')]),
+      mcpTools: [mcpTool('find_dealer', true)],
+      custom: [customTool('find_dealer', false)],
+    });
+
+    await modelCall(step);
+
+    expect(called).toEqual([]);
+    expect(step.data.pending?.map((c) => c.name)).toEqual(['find_dealer']);
+  });
+
+  it("ends a task agent's run in the step whose slot tools meet its exit conditions", async () => {
+    const model = new ScriptedModel([
+      {
+        content: '',
+        toolCalls: [
+          { id: 'call_0', name: 'set_slot_dealer_name', arguments: '{"slot_value":"Autohaus"}' },
+        ],
+      },
+    ]);
+    const { step } = stepWith({ kind: 'task', model, exitIf: ['slots.dealer_name is not null'] });
+
+    const result = await modelCall(step);
+
+    expect(result.output).toEqual({
+      id: 'run-1',
+      status: 'completed',
+      events: [{ event: 'slot', name: 'dealer_name', value: 'Autohaus' }],
+    });
   });
 });
 

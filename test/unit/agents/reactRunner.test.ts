@@ -99,6 +99,14 @@ const NO_TOOLS = {
   },
 } as unknown as McpAgentTools;
 
+/** One MCP tool, `lookup`, that the project does not declare read-only. */
+const LOOKUP = {
+  list: async () => [
+    { name: 'lookup', inputSchema: { type: 'object' }, serverName: 'tools', readOnly: false },
+  ],
+  call: async () => ({ text: 'found', isError: false }),
+} as unknown as McpAgentTools;
+
 function toolCall(name: string, args: Record<string, unknown> = {}, content = '') {
   return { content, toolCalls: [{ id: `call_${name}`, name, arguments: JSON.stringify(args) }] };
 }
@@ -172,15 +180,28 @@ describe('ReactRunner', () => {
   });
 
   it('works without custom agent classes: a step asking for a tool continues the run', async () => {
-    const model = new ScriptedModel([toolCall('task_completed', {}, 'All done.')]);
-    const { runner } = runnerWith(model);
+    const model = new ScriptedModel([toolCall('lookup', { q: 'x' }, 'Looking.')]);
+    const { runner } = runnerWith(model, { tools: () => LOOKUP });
 
     const result = await runner.step(startRun(runner, 'researcher'), context());
 
     expect(result.next).toEqual({ type: 'continue' });
     expect(result.data.pending).toEqual([
-      { id: 'call_task_completed', name: 'task_completed', arguments: '{}' },
+      { id: 'call_lookup', name: 'lookup', arguments: '{"q":"x"}' },
     ]);
+  });
+
+  it('ends the run in the step whose answer calls task_completed, which changes only the run', async () => {
+    const model = new ScriptedModel([toolCall('task_completed', {}, 'All done.')]);
+    const { runner } = runnerWith(model);
+
+    const result = await runner.step(startRun(runner, 'researcher'), context());
+
+    expect(result.next).toEqual({
+      type: 'done',
+      output: { id: 'input-1', status: 'completed', responseMessage: 'All done.' },
+    });
+    expect(result.data.pending).toBeUndefined();
   });
 
   it('refuses to run a task-specific agent class on a step without exit_if', async () => {
@@ -225,13 +246,26 @@ describe('ReactRunner', () => {
         built.push(this.config.name);
       }
     }
-    const model = new ScriptedModel([toolCall('task_completed', {}, 'Done.')]);
-    const { runner } = runnerWith(model, { classes: { researcher: Counted } });
+    const model = new ScriptedModel([
+      toolCall('lookup'),
+      toolCall('task_completed', {}, 'Done.'),
+      toolCall('task_completed', {}, 'Done again.'),
+    ]);
+    const { runner } = runnerWith(model, {
+      classes: { researcher: Counted },
+      tools: () => LOOKUP,
+    });
 
     const first = await runner.step(startRun(runner, 'researcher'), context());
     const second = await runner.step(first.data, context());
+    const third = await runner.step(second.data, context());
+    const otherRun = await runner.step(startRun(runner, 'researcher'), context());
 
-    expect(second.next).toMatchObject({ type: 'done', output: { responseMessage: 'Done.' } });
+    expect(third.next).toMatchObject({ type: 'done', output: { responseMessage: 'Done.' } });
+    expect(otherRun.next).toMatchObject({
+      type: 'done',
+      output: { responseMessage: 'Done again.' },
+    });
     expect(built).toEqual(['researcher']);
   });
 
@@ -243,8 +277,11 @@ describe('ReactRunner', () => {
         return { ...agentInput, userMessage: `${agentInput.userMessage} (checked)` };
       }
     }
-    const model = new ScriptedModel([toolCall('task_completed', {}, 'Done.')]);
-    const { runner } = runnerWith(model, { classes: { researcher: Reshaping } });
+    const model = new ScriptedModel([toolCall('lookup')]);
+    const { runner } = runnerWith(model, {
+      classes: { researcher: Reshaping },
+      tools: () => LOOKUP,
+    });
 
     const first = await runner.step(startRun(runner, 'researcher'), context());
     const second = await runner.step(first.data, context());
@@ -325,10 +362,9 @@ describe('ReactRunner', () => {
     ]);
     const { runner } = runnerWith(model);
 
-    const asked = await runner.step(startRun(runner, 'booker', { exitIf: BOTH_SLOTS }), context());
-    const oneSet = await runner.step(asked.data, context());
-    const askedAgain = await runner.step(oneSet.data, context());
-    const bothSet = await runner.step(askedAgain.data, context());
+    // The slot tools change only the run: each step sets its slot and checks the conditions.
+    const oneSet = await runner.step(startRun(runner, 'booker', { exitIf: BOTH_SLOTS }), context());
+    const bothSet = await runner.step(oneSet.data, context());
 
     expect(oneSet.next).toEqual({ type: 'continue' });
     expect(bothSet.next).toEqual({
@@ -345,8 +381,8 @@ describe('ReactRunner', () => {
   });
 
   it(`stops a run that made ${MAX_MODEL_CALLS} model calls without finishing`, async () => {
-    const model = new ScriptedModel([toolCall('task_completed', {}, 'Done.')]);
-    const { runner } = runnerWith(model);
+    const model = new ScriptedModel([toolCall('lookup')]);
+    const { runner } = runnerWith(model, { tools: () => LOOKUP });
     const data = startRun(runner, 'researcher');
 
     const lastAllowed = await runner.step({ ...data, modelCalls: MAX_MODEL_CALLS - 1 }, context());

@@ -395,6 +395,29 @@ const cases: RuleCase[] = [
     ],
   },
   {
+    rule: 'a whole read-only server and a list of its read-only tools are exclusive',
+    files: {
+      'endpoints.yml': endpoints(
+        '  - name: tools\n    url: https://x.example.com/mcp\n    read_only: true\n    read_only_tools: [search]\n',
+      ),
+    },
+    errors: [
+      'endpoints.yml:10:5: mcp_servers[0].read_only_tools cannot be used together with "read_only": declare the whole server read-only or list its read-only tools, not both',
+    ],
+  },
+  {
+    rule: 'read-only settings are a boolean and a list of tool names',
+    files: {
+      'endpoints.yml': endpoints(
+        '  - name: tools\n    url: https://x.example.com/mcp\n    read_only_tools: search\n    trust_read_only_hints: yes\n',
+      ),
+    },
+    errors: [
+      'endpoints.yml:9:22: mcp_servers[0].read_only_tools must be a list (got string "search")',
+      'endpoints.yml:10:28: mcp_servers[0].trust_read_only_hints must be true or false (got string "yes")',
+    ],
+  },
+  {
     rule: 'a conversation_secret names its secret per conversation and maps at least one key',
     files: {
       'endpoints.yml': endpoints(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpConnection } from '../../../src/assistant/index.js';
+import type { McpConnection, McpServer } from '../../../src/assistant/index.js';
 import {
   type GatewayCall,
   McpAgentTools,
@@ -16,13 +16,18 @@ import {
  * A gateway over servers whose tool lists the test sets: it records each listing the servers
  * answer, each forgotten list and each call, and answers calls with `answer`.
  */
-function gatewayStub(lists: Record<string, McpTool[][]>, answer: () => Promise<McpCallResult>) {
+function gatewayStub(
+  lists: Record<string, McpTool[][]>,
+  answer: () => Promise<McpCallResult>,
+  settings: Record<string, Partial<McpServer>> = {},
+) {
   const listings: string[] = [];
   const forgotten: string[] = [];
   const calls: GatewayCall[] = [];
   const cached = new Map<string, readonly McpTool[]>();
   const gateway = {
     connection: (serverName: string) => ({
+      server: { name: serverName, url: 'http://127.0.0.1:1/mcp', ...settings[serverName] },
       listTools: async () => {
         const held = cached.get(serverName);
         if (held) return held;
@@ -59,6 +64,46 @@ const askFor = (toolName: string) => ({
 });
 
 describe('McpAgentTools', () => {
+  it("marks the tools the project counts as read-only, each by its own server's settings", async () => {
+    const hinted = (name: string, readOnlyHint: boolean): McpTool => ({
+      ...tool(name),
+      readOnlyHint,
+    });
+    const stub = gatewayStub(
+      {
+        all: [[tool('a1'), hinted('a2', false)]],
+        listed: [[tool('l1'), tool('l2')]],
+        trusting: [[hinted('t1', true), hinted('t2', false), tool('t3')]],
+        wary: [[hinted('w1', true)]],
+      },
+      ok,
+      {
+        all: { read_only: true },
+        listed: { read_only_tools: ['l2'] },
+        trusting: { trust_read_only_hints: true },
+      },
+    );
+    const tools = new McpAgentTools(stub.gateway, 'helper', [
+      { name: 'all' },
+      { name: 'listed' },
+      { name: 'trusting' },
+      { name: 'wary' },
+    ]);
+
+    const listed = await tools.list();
+
+    expect(Object.fromEntries(listed.map((t) => [t.name, t.readOnly]))).toEqual({
+      a1: true,
+      a2: true,
+      l1: false,
+      l2: true,
+      t1: true,
+      t2: false,
+      t3: false,
+      w1: false,
+    });
+  });
+
   it('calls a tool it has listed without asking the servers again', async () => {
     const stub = gatewayStub({ one: [[tool('echo')]] }, ok);
     const tools = new McpAgentTools(stub.gateway, 'helper', [{ name: 'one' }]);

@@ -127,6 +127,28 @@ describe('ServerConnection tool lists', () => {
     ]);
   });
 
+  it('keeps the read-only hint of a tool whose annotations give one, and nothing else of them', async () => {
+    const peer = inProcessMcpPeer();
+    peer.tools.push(
+      { name: 'reads', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+      {
+        name: 'writes',
+        inputSchema: { type: 'object' },
+        annotations: { readOnlyHint: false, destructiveHint: true },
+      },
+      { name: 'titled', inputSchema: { type: 'object' }, annotations: { title: 'Titled' } },
+    );
+    const connection = connectionTo(peer);
+
+    const tools = await connection.listTools();
+
+    expect(tools.slice(1)).toStrictEqual([
+      { name: 'reads', inputSchema: { type: 'object' }, readOnlyHint: true },
+      { name: 'writes', inputSchema: { type: 'object' }, readOnlyHint: false },
+      { name: 'titled', inputSchema: { type: 'object' } },
+    ]);
+  });
+
   it('trusts a listed set of tools for five minutes', async () => {
     const peer = inProcessMcpPeer();
     let clock = 1_000;
