@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConversationState } from '../dialogue/index.js';
 import { isTransient, retryAfterOf } from '../resilience/index.js';
 import { type CallScope, type JobRun, runAgentStep } from './agentSteps.js';
-import { deliverOutbox } from './delivery.js';
+import { deliverOutbox, followUpOf } from './delivery.js';
 import { DurableAgentPort } from './durableAgents.js';
 import { callDeadline } from './jobBudget.js';
 import { type Job, RECENT_JOBS } from './jobs.js';
@@ -47,12 +47,20 @@ export async function processJob(
     return 'done';
   }
   const head = await deps.store.load(job.conversation_id);
-  if (head?.outbox) await deliverOutbox(job.conversation_id, head.outbox, head.state, deps);
+  // This job being the outbox's only follow-up shows the outbox was delivered (see delivery.ts).
+  const followsUp = head?.outbox !== undefined && followUpOf(head.outbox) === job.id;
+  if (head?.outbox && !followsUp) {
+    await deliverOutbox(job.conversation_id, head.outbox, head.state, deps);
+  }
   if (head?.recentJobs.includes(job.id)) return 'duplicate';
 
   const state = head?.state ?? deps.engine.start(job.conversation_id);
   const run = await runJob(job, state, head, deps, calls);
-  if (!run) return 'stale';
+  if (!run) {
+    // Not committing, so the outbox this job was to replace is cleared here.
+    if (head?.outbox && followsUp) await deps.store.clearOutbox(job.conversation_id, head.version);
+    return 'stale';
+  }
   const { agents } = run;
 
   const version = (head?.version ?? 0) + 1;

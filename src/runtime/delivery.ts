@@ -2,6 +2,10 @@
  * Outbox delivery: after a commit, a job's events go to the log, its messages to the channel and
  * its follow-up jobs to the queue, then the outbox is forgotten. Each part is idempotent, so a
  * crash between commit and delivery, or delivering twice, neither loses nor duplicates anything.
+ *
+ * An outbox whose only follow-up is an agent step is not cleared with a write of its own: that
+ * step is queued last, so when it runs the rest was delivered, and its commit replaces the head,
+ * outbox and all. Any other job that finds the outbox first delivers it again, harmlessly.
  */
 import type { ConversationState } from '../dialogue/index.js';
 import type { Outbox } from './outbox.js';
@@ -36,5 +40,15 @@ export async function deliverOutbox(
     await deps.output.deliver({ ...batch, turnId, messages: [], settled: true });
   }
   if (outbox.jobs.length > 0) await deps.queue.enqueue(outbox.jobs);
-  await deps.store.clearOutbox(conversationId, outbox.version);
+  if (followUpOf(outbox) === undefined)
+    await deps.store.clearOutbox(conversationId, outbox.version);
+}
+
+/**
+ * The id of the outbox's only follow-up job when it is an agent step, which goes through the
+ * commit: its queueing is what delivered the outbox (see the module's header).
+ */
+export function followUpOf(outbox: Outbox): string | undefined {
+  const [only, ...more] = outbox.jobs;
+  return only?.type === 'agent_step' && more.length === 0 ? only.id : undefined;
 }

@@ -9,6 +9,7 @@ import {
   type ConversationStore,
   type Job,
   processJob,
+  type ReplyBatch,
   RunState,
   type StepContext,
   type StepResult,
@@ -360,6 +361,94 @@ describe('durable agent runs', () => {
     expect(await processJob({ ...step1, id: 'other-id-for-step-1' }, rt.deps, NEVER)).toBe('stale');
     expect(runner.calls).toBe(2);
     expect((await rt.store.load('late'))?.version).toBe(before?.version);
+  });
+
+  it('leave an outbox whose only follow-up is the next step for that step to replace, delivering it once', async () => {
+    const runner = countingRunner(3);
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const batches: string[] = [];
+    const clears: number[] = [];
+    const deps = {
+      ...rt.deps,
+      output: {
+        deliver: async (batch: ReplyBatch) => {
+          batches.push(batch.jobId);
+          await rt.deps.output.deliver(batch);
+        },
+      },
+      store: storeWith(rt.store, {
+        clearOutbox: async (conversationId, version) => {
+          clears.push(version);
+          await rt.store.clearOutbox(conversationId, version);
+        },
+      }),
+    };
+    rt.llm.reply('start flow research');
+    const job = userMessage('follow', 'research');
+    await processJob(job, deps, NEVER);
+    const step0 = await pendingStep(rt, 'follow');
+    expect((await rt.store.load('follow'))?.outbox?.jobs.map((j) => j.id)).toEqual([step0.id]);
+
+    await processJob(step0, deps, NEVER);
+
+    // The step did not deliver its parent's outbox again; its commit replaced it.
+    expect(batches).toEqual([job.id, step0.id]);
+    expect(clears).toEqual([]);
+    expect((await rt.store.load('follow'))?.outbox?.job_id).toBe(step0.id);
+  });
+
+  it('deliver such an outbox again when another job comes first, duplicating nothing', async () => {
+    const runner = countingRunner(2);
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const delivered: string[] = [];
+    const deps = {
+      ...rt.deps,
+      output: {
+        deliver: async (batch: ReplyBatch) => {
+          delivered.push(batch.jobId);
+          await rt.deps.output.deliver(batch);
+        },
+      },
+    };
+    rt.llm.reply('start flow research', 'start flow research', 'offtopic reply');
+    const first = userMessage('overtaken', 'research');
+    await processJob(first, deps, NEVER);
+    const step0 = await pendingStep(rt, 'overtaken');
+    // A message the user sent comes before the step, finds the outbox and delivers it again.
+    const second = userMessage('overtaken', 'are you done?');
+    await processJob(second, deps, NEVER);
+    await processJob(step0, deps, NEVER);
+    await processJob(await pendingStep(rt, 'overtaken'), deps, NEVER);
+
+    expect(delivered.slice(0, 3)).toEqual([first.id, first.id, second.id]);
+    const texts = (await rt.replies.read('overtaken', first.turn_id)).messages.map(
+      (m) => m.message.text,
+    );
+    expect(texts).toEqual([
+      'working (1 left)',
+      'Research done.',
+      'Noted EVs are cheaper to run.',
+      'Can I help you with anything else?',
+      expect.not.stringMatching(/wrong/),
+    ]);
+    expect(runner.calls).toBe(2);
+    const events = await rt.store.readEvents('overtaken');
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+  });
+
+  it('clear the outbox a follow-up step was to replace when that step turns out stale', async () => {
+    const runner = countingRunner(2);
+    const rt = await suite.runtime({ runners: { runnerFor: () => runner } });
+    const { step0 } = await startResearch(rt, 'stale-follow');
+    const before = await rt.store.load('stale-follow');
+
+    if (step0.type !== 'agent_step') throw new Error(`expected an agent step, got ${step0.type}`);
+    expect(await processJob({ ...step0, step: 7 }, rt.deps, NEVER)).toBe('stale');
+
+    const after = await rt.store.load('stale-follow');
+    expect(after?.outbox).toBeUndefined();
+    expect(after?.version).toBe(before?.version);
+    expect(runner.calls).toBe(0);
   });
 
   it('end a run whose stored state is gone with the internal-error pattern', async () => {
