@@ -1,6 +1,17 @@
-import { Message, Task } from '@a2a-js/sdk';
+import { Message, Role, Task, TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { outgoingMessage, outputOfMessage, outputOfTask } from '../../../src/a2a/index.js';
+import {
+  dataOf,
+  dataPart,
+  healthCheckMessage,
+  phaseOf,
+  stateName,
+  statusKey,
+  stringAt,
+  textOf,
+  textPart,
+} from '../../../src/a2a/messages.js';
 import type { AgentInput } from '../../../src/assistant/index.js';
 
 const input = (
@@ -171,5 +182,211 @@ describe('outputOfTask', () => {
     for (const state of ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_UNSPECIFIED']) {
       expect(outputOfTask('in-1', task({ status: { state } }))).toBeUndefined();
     }
+  });
+});
+
+describe('phaseOf', () => {
+  it.each([
+    [TaskState.TASK_STATE_COMPLETED, 'completed'],
+    [TaskState.TASK_STATE_INPUT_REQUIRED, 'input_required'],
+    [TaskState.TASK_STATE_AUTH_REQUIRED, 'input_required'],
+    [TaskState.TASK_STATE_FAILED, 'failed'],
+    [TaskState.TASK_STATE_REJECTED, 'failed'],
+    [TaskState.TASK_STATE_CANCELED, 'failed'],
+    [TaskState.TASK_STATE_SUBMITTED, 'working'],
+    [TaskState.TASK_STATE_WORKING, 'working'],
+    [TaskState.TASK_STATE_UNSPECIFIED, 'working'],
+    [undefined, 'working'],
+  ])('takes state %s as %s', (state, phase) => {
+    expect(phaseOf(state)).toBe(phase);
+  });
+});
+
+describe('stateName', () => {
+  it('spells a state as the protocol does, and one it does not know by its number', () => {
+    expect(stateName(TaskState.TASK_STATE_INPUT_REQUIRED)).toBe('input-required');
+    expect(stateName(TaskState.TASK_STATE_CANCELED)).toBe('canceled');
+    expect(stateName(undefined)).toBe('unknown');
+    expect(stateName(99 as TaskState)).toBe('99');
+  });
+});
+
+describe('statusKey', () => {
+  it('names a status by its message, else by its time, else not at all', () => {
+    const message = { messageId: 'm-1', role: Role.ROLE_AGENT, parts: [] };
+    expect(
+      statusKey({
+        state: TaskState.TASK_STATE_INPUT_REQUIRED,
+        message: Message.fromJSON(message),
+        timestamp: '2026-12-02T10:00:00Z',
+      }),
+    ).toBe('m-1');
+    expect(
+      statusKey({
+        state: TaskState.TASK_STATE_INPUT_REQUIRED,
+        message: Message.fromJSON({ ...message, messageId: '' }),
+        timestamp: '2026-12-02T10:00:00Z',
+      }),
+    ).toBe('@2026-12-02T10:00:00Z');
+    expect(
+      statusKey({ state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined }),
+    ).toBeUndefined();
+    expect(statusKey(undefined)).toBeUndefined();
+  });
+});
+
+describe('parts', () => {
+  it('makes a text part and a JSON data part', () => {
+    expect(textPart('Hi')).toStrictEqual({
+      content: { $case: 'text', value: 'Hi' },
+      metadata: undefined,
+      filename: '',
+      mediaType: '',
+    });
+    expect(dataPart({ a: 1 })).toStrictEqual({
+      content: { $case: 'data', value: { a: 1 } },
+      metadata: undefined,
+      filename: '',
+      mediaType: 'application/json',
+    });
+  });
+
+  it('joins the non-blank texts by blank lines, leaving other parts out', () => {
+    expect(textOf([textPart('One.'), dataPart({ a: 1 }), textPart('  '), textPart('Two.')])).toBe(
+      'One.\n\nTwo.',
+    );
+    expect(textOf(undefined)).toBe('');
+  });
+
+  it('takes each data part as an object, wrapping a value that is not one', () => {
+    const parts = Message.fromJSON({
+      messageId: 'm',
+      role: 'ROLE_AGENT',
+      parts: [{ text: 'x' }, { data: { a: 1 } }],
+    }).parts;
+    const wrapped = (value: unknown) => ({
+      content: { $case: 'data' as const, value: value as Record<string, unknown> },
+      metadata: undefined,
+      filename: '',
+      mediaType: '',
+    });
+    expect(dataOf(parts)).toEqual([{ a: 1 }]);
+    expect(dataOf([wrapped([1, 2]), wrapped(null), wrapped(7)])).toEqual([
+      { value: [1, 2] },
+      { value: null },
+      { value: 7 },
+    ]);
+    expect(dataOf(undefined)).toEqual([]);
+  });
+});
+
+describe('stringAt', () => {
+  it('finds only a non-empty string', () => {
+    expect(stringAt({ a: 'x', b: '', c: 3 }, 'a')).toBe('x');
+    expect(stringAt({ a: 'x', b: '', c: 3 }, 'b')).toBeUndefined();
+    expect(stringAt({ a: 'x', b: '', c: 3 }, 'c')).toBeUndefined();
+    expect(stringAt({}, 'a')).toBeUndefined();
+  });
+});
+
+describe('the messages sent', () => {
+  it('sends a user message with no extensions or references, a slot without a value as null', () => {
+    const message = outgoingMessage(
+      {
+        ...input({ context_id: '', task_id: 7 }),
+        slots: [{ name: 'trim', value: undefined, type: 'text' }],
+      },
+      'msg-1',
+      {},
+    );
+    expect(message.role).toBe(Role.ROLE_USER);
+    expect(message.extensions).toEqual([]);
+    expect(message.referenceTaskIds).toEqual([]);
+    expect(message.contextId).toBe('');
+    expect(message.taskId).toBe('');
+    expect(message.parts[1]?.content).toEqual({
+      $case: 'data',
+      value: {
+        slots: { trim: null },
+        conversation_history: 'USER: I want to buy it\nAI: Which trim?',
+      },
+    });
+  });
+
+  it('sends a health check any agent answers, marked as one', () => {
+    expect(Message.toJSON(healthCheckMessage('health-1'))).toMatchObject({
+      messageId: 'health-1',
+      role: 'ROLE_USER',
+      parts: [{ text: 'health check' }],
+      metadata: { health_check: true },
+    });
+  });
+});
+
+describe('outputs of what the agent says', () => {
+  it('completes a message with neither text nor data as bare', () => {
+    const message = Message.fromJSON({ messageId: 'm', role: 'ROLE_AGENT', parts: [] });
+    expect(outputOfMessage('in-1', message)).toStrictEqual({
+      id: 'in-1',
+      status: 'completed',
+      metadata: {},
+    });
+  });
+
+  it('completes with the status message’s data after the artifacts’, and its text when they have none', () => {
+    const output = outputOfTask(
+      'in-1',
+      Task.fromJSON({
+        id: 't-1',
+        status: {
+          state: 'TASK_STATE_COMPLETED',
+          message: {
+            messageId: 'm',
+            role: 'ROLE_AGENT',
+            parts: [{ text: 'Ordered.' }, { data: { order_id: 'A-1' } }],
+          },
+        },
+        artifacts: [
+          { artifactId: 'a', parts: [{ data: { trim: 'Touring' } }] },
+          { artifactId: 'b', parts: [{ text: ' ' }] },
+        ],
+      }),
+    );
+    expect(output).toStrictEqual({
+      id: 'in-1',
+      status: 'completed',
+      responseMessage: 'Ordered.',
+      structuredResults: [[{ trim: 'Touring' }], [{ order_id: 'A-1' }]],
+      metadata: { task_id: 't-1' },
+    });
+  });
+
+  it('completes a task that said nothing as bare', () => {
+    expect(outputOfTask('in-1', task({ status: { state: 'TASK_STATE_COMPLETED' } }))).toStrictEqual(
+      {
+        id: 'in-1',
+        status: 'completed',
+        metadata: { context_id: 'c-1', task_id: 't-1' },
+      },
+    );
+  });
+
+  it('waits for the user on a question it cannot name, without words', () => {
+    expect(
+      outputOfTask('in-1', task({ status: { state: 'TASK_STATE_INPUT_REQUIRED' } })),
+    ).toStrictEqual({
+      id: 'in-1',
+      status: 'input_required',
+      metadata: { context_id: 'c-1', task_id: 't-1' },
+    });
+  });
+
+  it('fails naming only the state when the agent said nothing', () => {
+    expect(outputOfTask('in-1', task({ status: { state: 'TASK_STATE_FAILED' } }))).toStrictEqual({
+      id: 'in-1',
+      status: 'fatal_error',
+      errorMessage: "the agent's task ended failed",
+      metadata: { context_id: 'c-1', task_id: 't-1' },
+    });
   });
 });
