@@ -93,12 +93,66 @@ describe('taskProgress', () => {
   });
 });
 
+describe('taskProgress, what it leaves out', () => {
+  it('shows nothing said before the run’s message, even after a message already shown', () => {
+    const said = taskProgress(
+      run({ shown: ['q'] }),
+      task('TASK_STATE_WORKING', [
+        agent('q', 'Which trim?'),
+        agent('x', 'Anything else?'),
+        user('ours'),
+        user('later'),
+        agent('s1', 'One.'),
+      ]),
+      false,
+    );
+    expect(texts(said)).toEqual(['One.']);
+    expect(said.run.shown).toEqual(['q', 's1']);
+  });
+
+  it('shows none of the history when it does not hold the run’s message', () => {
+    const said = taskProgress(
+      run(),
+      task('TASK_STATE_WORKING', [user('first'), agent('old', 'An old answer.')]),
+      false,
+    );
+    expect(said.messages).toEqual([]);
+    expect(said.run.shown).toEqual([]);
+  });
+
+  it('takes the status message of a task that no longer works for no progress', () => {
+    const said = taskProgress(
+      run({ asked: 'q' }),
+      task('TASK_STATE_INPUT_REQUIRED', [], agent('q', 'Which trim?')),
+      false,
+    );
+    expect(said.messages).toEqual([]);
+  });
+});
+
 describe('statusMessage', () => {
   it('shows a message with text once, keyed by its id, or by its text when it has none', () => {
     expect(statusMessage(run(), Message.fromJSON(agent('e', ''))).messages).toEqual([]);
     const said = statusMessage(run(), Message.fromJSON(agent('', 'Hi.')));
     expect(texts(said)).toEqual(['Hi.']);
     expect(texts(statusMessage(said.run, Message.fromJSON(agent('', 'Hi.'))))).toEqual([]);
+    expect(texts(statusMessage(said.run, Message.fromJSON(agent('', 'Bye.'))))).toEqual(['Bye.']);
+  });
+
+  it('shows nothing without a message', () => {
+    const data = run();
+    expect(statusMessage(data, undefined)).toEqual({ run: data, messages: [] });
+  });
+
+  it('remembers the newest fifty messages shown', () => {
+    const earlier = Array.from({ length: 50 }, (_, i) => `s-${i}`);
+    const said = statusMessage(run({ shown: earlier }), Message.fromJSON(agent('s-50', 'More.')));
+    expect(texts(said)).toEqual(['More.']);
+    expect(said.run.shown).toEqual([...earlier.slice(1), 's-50']);
+    // The oldest is forgotten: shown again if it came again.
+    expect(texts(statusMessage(said.run, Message.fromJSON(agent('s-0', 'Zero.'))))).toEqual([
+      'Zero.',
+    ]);
   });
 });
 
