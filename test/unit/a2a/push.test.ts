@@ -2,6 +2,8 @@ import { TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import {
   isPushToken,
+  PUSH_KEY_SECRET,
+  PUSH_ROUTE,
   PushFormatError,
   parsePushNotification,
   pushToken,
@@ -30,6 +32,18 @@ describe('push URLs and tokens', () => {
     expect(isPushToken(KEY, 'alice', 'run-1', `${token}x`)).toBe(false);
     expect(isPushToken(KEY, 'alice', 'run-1', '')).toBe(false);
     expect(isPushToken(KEY, 'alice', 'run-1', undefined)).toBe(false);
+  });
+
+  it('registers URLs of the receiver’s route, and signs with the secret the deployment names', () => {
+    const route = PUSH_ROUTE.replace('{conversation}', 'alice').replace('{run}', 'run-1');
+    expect(pushUrl('https://sb.example.com', 'alice', 'run-1')).toBe(
+      `https://sb.example.com${route}`,
+    );
+    expect(PUSH_KEY_SECRET).toBe('SWITCHBOARD_A2A_PUSH_KEY');
+  });
+
+  it('derives the same token as before, so that runs registered before a deploy are still heard', () => {
+    expect(pushToken(KEY, 'alice', 'run-1')).toBe('V3VivTQx4_GEPyYiCqQdaWImxg6Bd-97YztbLHAy8t8');
   });
 
   it('keeps conversation and run apart: no two pairs share a token by joining differently', () => {
@@ -74,6 +88,29 @@ describe('parsePushNotification', () => {
     ).toEqual({ task_id: 't-1' });
   });
 
+  it('reads an A2A 1.0 message as news of its task only', () => {
+    expect(
+      parsePushNotification({
+        message: { taskId: 't-1', messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'x' }] },
+      }),
+    ).toStrictEqual({ task_id: 't-1' });
+  });
+
+  it('leaves out a state it cannot name and a status message without words', () => {
+    expect(
+      parsePushNotification({
+        statusUpdate: {
+          taskId: 't-1',
+          contextId: 'c-1',
+          status: {
+            state: 'TASK_STATE_UNSPECIFIED',
+            message: { messageId: 'm-1', role: 'ROLE_AGENT', parts: [{ text: ' ' }] },
+          },
+        },
+      }),
+    ).toStrictEqual({ task_id: 't-1' });
+  });
+
   it('reads A2A 0.3 notifications: a task and a status update', () => {
     expect(
       parsePushNotification({
@@ -107,16 +144,25 @@ describe('parsePushNotification', () => {
   });
 
   it.each([
-    ['an array', [], /must be a JSON object/],
-    ['null', null, /must be a JSON object/],
-    ['a number', 7, /must be a JSON object/],
-    ['an object with nothing known', { hello: 'world' }, /carries no task/],
-    ['a task without an id', { task: { contextId: 'c', status: {} } }, /names no task/],
+    ['an array', [], /^the body must be a JSON object$/],
+    ['null', null, /^the body must be a JSON object$/],
+    ['a number', 7, /^the body must be a JSON object$/],
+    [
+      'an object with nothing known',
+      { hello: 'world' },
+      /^the body carries no task, status or artifact update$/,
+    ],
+    [
+      'a task without an id',
+      { task: { contextId: 'c', status: {} } },
+      /^the notification names no task$/,
+    ],
     [
       'a 0.3 event of an unknown kind',
       { kind: 'surprise', taskId: 't' },
-      /not an A2A notification|carries no task/,
+      /^the body is not an A2A notification \(Unrecognized v0\.3 push notification body: .*\)$/,
     ],
+    ['a message of no task', { message: { messageId: 'm', role: 'ROLE_AGENT' } }, /names no task/],
   ])('refuses %s with a reason', (_name, body, reason) => {
     expect(() => parsePushNotification(body)).toThrow(PushFormatError);
     expect(() => parsePushNotification(body)).toThrow(reason);
