@@ -225,6 +225,28 @@ describe('A2ARunner.step', () => {
     });
   });
 
+  it('cancels the task at the agent when it outlasts task_timeout', async () => {
+    const agent = fakeAgent((rpc) =>
+      rpc.method === 'GetTask' ? task('TASK_STATE_WORKING') : task('TASK_STATE_CANCELED'),
+    );
+    const runner = new A2ARunner({
+      assistant,
+      secrets: { get: async () => '' },
+      fetch: agent.fetch,
+      now: () => NOW,
+    });
+    const result = await runner.step(waiting({ waitingSince: NOW - 600_000 }), context());
+    expect(agent.sent()).toEqual(['GetTask', 'CancelTask']);
+    expect(agent.calls.at(-1)?.params).toEqual({ id: 't-1' });
+    expect(result.next).toMatchObject({
+      type: 'done',
+      output: {
+        status: 'fatal_error',
+        errorMessage: "the agent's task did not finish within task_timeout (600 s)",
+      },
+    });
+  });
+
   it('hands the answer to the agent’s own class, made once for the agent', async () => {
     let made = 0;
     class Shop extends A2AAgent {
@@ -387,6 +409,26 @@ describe('A2ARunner.step', () => {
     await expect(
       second.step(started(second), context({ signal: sending.signal })),
     ).rejects.toBeDefined();
+  });
+
+  it('stops waiting for the agent’s answer when the job is cancelled', async () => {
+    const controller = new AbortController();
+    const agent = fakeAgent(
+      (_rpc, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+          controller.abort();
+        }),
+    );
+    const runner = new A2ARunner({
+      assistant,
+      secrets: { get: async () => '' },
+      fetch: agent.fetch,
+    });
+    await expect(
+      runner.step(started(runner), context({ signal: controller.signal })),
+    ).rejects.toBeDefined();
+    expect(agent.sent()).toEqual(['SendMessage']);
   });
 
   it('refuses a run of an agent that is not an A2A agent of the assistant', async () => {
