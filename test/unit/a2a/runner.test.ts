@@ -378,6 +378,20 @@ describe('A2ARunner.step', () => {
     ]);
   });
 
+  it('fails the run all the same when no logger is given', async () => {
+    const agent = fakeAgent(() => new Response('no', { status: 400 }));
+    const runner = new A2ARunner({
+      assistant,
+      secrets: { get: async () => '' },
+      fetch: agent.fetch,
+    });
+    const result = await runner.step(started(runner), context());
+    expect(result.next).toMatchObject({
+      type: 'done',
+      output: { errorMessage: 'A2A agent shop: the agent answered HTTP 400' },
+    });
+  });
+
   it('lets a cancelled job end the step, whether it was checking or sending', async () => {
     const checking = new AbortController();
     const refusing = fakeAgent(
@@ -508,6 +522,22 @@ describe('A2ARunner.cancel', () => {
         reason: 'A2A agent shop: the agent answered HTTP 400',
       })}`,
     ]);
+  });
+
+  it('gives up on a cancel the agent refuses, quietly when no logger is given', async () => {
+    const agent = fakeAgent(() => new Response('no', { status: 400 }));
+    const runner = new A2ARunner({
+      assistant,
+      secrets: { get: async () => '' },
+      fetch: agent.fetch,
+    });
+    await expect(
+      runner.cancel(
+        { agent: shop, conversationId: 'alice', data: waiting() },
+        { signal: new AbortController().signal },
+      ),
+    ).resolves.toBeUndefined();
+    expect(agent.sent()).toEqual(['CancelTask']);
   });
 
   it('lets a cancelled job end a cancel that fails', async () => {
