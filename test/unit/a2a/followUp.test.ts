@@ -144,6 +144,14 @@ describe('followUp', () => {
     expect(result.next).toMatchObject({ type: 'continue' });
   });
 
+  it('reads the stream on at once after a working notification when the run reads one', async () => {
+    const { step, calls } = stepWith({ task_id: 't-1', state: TaskState.TASK_STATE_WORKING });
+    const result = await followUp(step, run({ stream: true }));
+    expect(calls).toEqual([]);
+    expect(result.data.stream).toBe(true);
+    expect(result.next).toEqual({ type: 'continue' });
+  });
+
   it('takes the question the message answers, notified again, as no news', async () => {
     const { step, calls } = stepWith({
       task_id: 't-1',
