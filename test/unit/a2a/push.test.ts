@@ -20,6 +20,9 @@ describe('push URLs and tokens', () => {
     expect(pushUrl('https://sb.example.com/prod//', 'a/b c', 'run-1')).toBe(
       'https://sb.example.com/prod/a2a/push/a%2Fb%20c/run-1',
     );
+    expect(pushUrl('https://sb.example.com', 'alice', 'run/1?x')).toBe(
+      'https://sb.example.com/a2a/push/alice/run%2F1%3Fx',
+    );
   });
 
   it('accepts only the token of the same key, conversation and run', () => {
