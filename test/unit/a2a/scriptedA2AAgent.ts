@@ -20,7 +20,7 @@ import { A2AAgent } from '../../../src/a2a/agent.js';
 import { A2AConnection } from '../../../src/a2a/connection.js';
 import type { A2ARunData } from '../../../src/a2a/runData.js';
 import type { A2AStep } from '../../../src/a2a/step.js';
-import type { A2ASubAgent, AgentOutput } from '../../../src/assistant/index.js';
+import type { A2ASubAgent, AgentInput, AgentOutput } from '../../../src/assistant/index.js';
 import type { A2AConfiguration } from '../../../src/assistant/schemas/subAgent.js';
 
 type Events = AsyncIterable<StreamResponse> | Iterable<StreamResponse>;
@@ -200,6 +200,7 @@ export function stepWith(
   fetchImpl: typeof fetch,
   options: {
     now?: () => number;
+    processInput?: (input: AgentInput) => Promise<AgentInput>;
     processOutput?: (output: AgentOutput) => Promise<AgentOutput>;
     deadline?: number;
     signal?: AbortSignal;
@@ -214,6 +215,7 @@ export function stepWith(
     fetch: fetchImpl,
   });
   const custom = new A2AAgent(agent);
+  if (options.processInput) custom.processInput = options.processInput;
   if (options.processOutput) custom.processOutput = options.processOutput;
   const signal = options.signal ?? new AbortController().signal;
   const step: A2AStep = {
