@@ -118,6 +118,47 @@ describe('sendStream', () => {
     expect(waiting.messages).toEqual([]);
   });
 
+  it('takes a new question in a status update as the answer to a continuing message', async () => {
+    const { step, client } = await opened({
+      sendMessageStream: () =>
+        thenOpen(
+          events.status({
+            state: 'TASK_STATE_INPUT_REQUIRED',
+            message: said('q-2', 'Which colour?'),
+          }),
+        ),
+    });
+
+    const result = await sendStream(step, client, sentRun(), request('t-1'));
+
+    expect(result.next).toMatchObject({
+      type: 'done',
+      output: { status: 'input_required', responseMessage: 'Which colour?' },
+    });
+  });
+
+  it('takes the task named by an artifact update that carries no artifact', async () => {
+    const empty = {
+      payload: {
+        $case: 'artifactUpdate',
+        value: {
+          taskId: 't-3',
+          contextId: 'c-3',
+          artifact: undefined,
+          append: true,
+          lastChunk: false,
+          metadata: undefined,
+        },
+      },
+    } as StreamResponse;
+    const { step, client } = await opened({ sendMessageStream: () => thenOpen(empty) });
+
+    const result = await sendStream(step, client, sentRun(), request());
+
+    expect(result.next).toEqual({ type: 'continue' });
+    expect(result.data).toMatchObject({ taskId: 't-3', contextId: 'c-3' });
+  });
+
   it('fails for another try when the stream ends before naming the task', async () => {
     const { step, client } = await opened({ sendMessageStream: () => [] });
 
@@ -171,6 +212,20 @@ describe('resubscribe', () => {
     expect(texts(result)).toEqual(['Checking.']);
   });
 
+  it('shows what the agent said before the message that answers', async () => {
+    const { step } = await opened({
+      resubscribe: () => [
+        events.status({ state: 'TASK_STATE_WORKING', message: said('s-1', 'Checking.') }),
+        events.message(Message.fromJSON(said('a-1', 'Here.'))),
+      ],
+    });
+
+    const result = await resubscribe(step, sentRun({ taskId: 't-1', waitingSince: T0 }));
+
+    expect(result.next).toMatchObject({ type: 'done', output: { responseMessage: 'Here.' } });
+    expect(texts(result)).toEqual(['Checking.']);
+  });
+
   it('keeps the artifacts of the task it was given and the ids of the run when updates name none', async () => {
     const { step } = await opened({
       resubscribe: () => [
@@ -186,7 +241,10 @@ describe('resubscribe', () => {
 
     const result = await resubscribe(step, sentRun({ taskId: 't-1', waitingSince: T0 }));
 
-    expect(result.next).toMatchObject({ type: 'done', output: { responseMessage: 'Two bikes.' } });
+    expect(result.next).toMatchObject({
+      type: 'done',
+      output: { responseMessage: 'Two bikes.', metadata: { context_id: 'c-1', task_id: 't-1' } },
+    });
     expect(result.data).toMatchObject({ taskId: 't-1', contextId: 'c-1' });
   });
 
@@ -259,9 +317,11 @@ describe('resubscribe', () => {
     expect(result && texts(result)).toEqual(['Checking.']);
   });
 
-  it('reads a silent stream for 10 s, then polls', async () => {
+  it('reads a stream that says nothing for 10 s, then polls', async () => {
     vi.useFakeTimers({ now: T0 });
-    const { step } = await opened({ resubscribe: () => thenOpen() }, {}, () => Date.now());
+    const { step } = await opened({ resubscribe: () => thenOpen(events.task(working())) }, {}, () =>
+      Date.now(),
+    );
 
     let result: Awaited<ReturnType<typeof resubscribe>> | undefined;
     void resubscribe(step, sentRun({ taskId: 't-1', waitingSince: T0 })).then((r) => {
@@ -337,6 +397,21 @@ describe('resubscribe', () => {
       output: { errorMessage: "the agent's task did not finish within task_timeout (10 s)" },
     });
     expect(cancelled).toHaveLength(1);
+  });
+
+  it('stops reading the stream once its time is up, whatever the last fetch finds', async () => {
+    const { step } = await opened(
+      { getTask: () => completed('Done.') },
+      { configuration: { task_timeout: 10 } },
+    );
+
+    const result = await resubscribe(
+      step,
+      sentRun({ taskId: 't-1', waitingSince: T0 - 10_000, stream: true }),
+    );
+
+    expect(result.next).toMatchObject({ type: 'done', output: { responseMessage: 'Done.' } });
+    expect(result.data.stream).toBe(false);
   });
 
   it('fetches the task instead when the agent refuses the subscription, and polls on', async () => {
