@@ -56,7 +56,7 @@ describe('send', () => {
     expect(result.data).toEqual(sentRun({ waitingSince: T0 }));
   });
 
-  it('sends what processInput makes of the input, asking for the task at once, with no push', async () => {
+  it('sends what processInput makes of the input, taking any output and the task at once, with no push', async () => {
     const shop = scriptedA2AAgent({ sendMessage: () => agentMessage('Here.') });
     const { step } = stepWith(shop.agent, shop.fetch, {
       processInput: async (raw) => ({ ...raw, userMessage: `${raw.userMessage}, please` }),
@@ -71,6 +71,7 @@ describe('send', () => {
       value: 'Find me a bike, please',
     });
     expect(request.configuration?.returnImmediately).toBe(true);
+    expect(request.configuration?.acceptedOutputModes).toEqual([]);
     expect(request.configuration?.taskPushNotificationConfig).toBeUndefined();
   });
 

@@ -159,6 +159,37 @@ describe('sendStream', () => {
     expect(result.data).toMatchObject({ taskId: 't-3', contextId: 'c-3' });
   });
 
+  it('skips an event that carries nothing', async () => {
+    const { step, client } = await opened({
+      sendMessageStream: () => thenOpen({ payload: undefined }, events.task(working())),
+    });
+
+    const result = await sendStream(step, client, sentRun(), request());
+
+    expect(result.next).toEqual({ type: 'continue' });
+    expect(result.data.taskId).toBe('t-1');
+  });
+
+  it('ends the stream’s request once the agent has answered', async () => {
+    const shop = scriptedA2AAgent(
+      { sendMessageStream: () => thenOpen(events.message(Message.fromJSON(said('a-1', 'Here.')))) },
+      { streaming: true },
+    );
+    const signals: AbortSignal[] = [];
+    const watched: typeof fetch = async (input, init) => {
+      if (init?.method === 'POST' && init.signal) signals.push(init.signal);
+      return shop.fetch(input, init);
+    };
+    const { step } = stepWith(shop.agent, watched, { now: () => T0 });
+    const client = await step.connection.client(step.scope);
+
+    const result = await sendStream(step, client, sentRun(), request());
+
+    expect(result.next).toMatchObject({ type: 'done', output: { responseMessage: 'Here.' } });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]?.aborted).toBe(true);
+  });
+
   it('fails for another try when the stream ends before naming the task', async () => {
     const { step, client } = await opened({ sendMessageStream: () => [] });
 
