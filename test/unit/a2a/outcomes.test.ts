@@ -179,7 +179,7 @@ describe('onTask', () => {
         metadata: { context_id: 'c-1', task_id: 't-1' },
       },
     });
-    expect(result.messages.map((m) => m.text)).toEqual(['Still looking.', 'Looking.']);
+    expect((result.messages ?? []).map((m) => m.text)).toEqual(['Still looking.', 'Looking.']);
     expect(result.data.shown).toEqual(['s-1']);
   });
 
@@ -195,7 +195,7 @@ describe('onTask', () => {
     const result = await onTask(step, sentRun(), task);
 
     expect(result.next).toEqual({ type: 'continue', delayMs: 500 });
-    expect(result.messages.map((m) => m.text)).toEqual(['Comparing.']);
+    expect((result.messages ?? []).map((m) => m.text)).toEqual(['Comparing.']);
     expect(result.data).toMatchObject({ shown: ['s-2'], waitingSince: T0 });
   });
 

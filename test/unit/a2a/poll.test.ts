@@ -23,7 +23,7 @@ describe('poll', () => {
     ]);
     expect(result.data.polls).toBe(2);
     expect(result.next).toEqual({ type: 'continue', delayMs: 2000 });
-    expect(result.messages.map((m) => m.text)).toEqual(['Comparing.']);
+    expect((result.messages ?? []).map((m) => m.text)).toEqual(['Comparing.']);
   });
 
   it('does not move the backoff on for a check after a push', async () => {

@@ -20,6 +20,7 @@ const input = (metadata: Record<string, unknown> = {}): AgentInput => ({
   userMessage: 'Find me a bike',
   slots: [],
   conversationHistory: '',
+  events: [],
   metadata,
 });
 

@@ -65,7 +65,8 @@ async function opened(
   return { shop, step, client, cancelled };
 }
 
-const texts = (result: { messages: { text?: string }[] }) => result.messages.map((m) => m.text);
+const texts = (result: { messages?: readonly { text?: string }[] }) =>
+  (result.messages ?? []).map((m) => m.text);
 
 describe('sendStream', () => {
   it('stops as soon as the stream names the task, to read on at once in the next step', async () => {
@@ -230,7 +231,9 @@ describe('resubscribe', () => {
 
     const result = await resubscribe(step, sentRun({ taskId: 't-1', waitingSince: T0 }));
 
-    expect(callsOf(shop.calls, 'resubscribe')).toEqual([expect.objectContaining({ id: 't-1' })]);
+    expect(callsOf(shop.calls, 'resubscribe')).toEqual([
+      expect.objectContaining({ tenant: '', id: 't-1' }),
+    ]);
     expect(result.next).toEqual({
       type: 'done',
       output: {
