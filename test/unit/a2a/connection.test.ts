@@ -52,6 +52,7 @@ interface Seen {
   readonly method: string;
   readonly url: string;
   readonly headers: Headers;
+  readonly signal: AbortSignal;
   readonly body: { id?: number; method?: string; params?: Record<string, unknown> } | undefined;
 }
 
@@ -71,6 +72,7 @@ function fakeAgent(options: { card?: Answer; posts?: Answer[] } = {}) {
       method: request.method,
       url: request.url,
       headers: request.headers,
+      signal: request.signal,
       body: text ? JSON.parse(text) : undefined,
     };
     seen.push(entry);
@@ -187,7 +189,7 @@ describe('A2AConnection', () => {
     const card = await connection.card(live());
     expect(card.name).toBe('shop');
     expect(agent.seen.map((s) => `${s.method} ${s.url}`)).toEqual([`GET ${CARD_URL}`]);
-    time.advance(CARD_TTL_MS - 1);
+    time.advance(5 * 60_000 - 1);
     await connection.card(live());
     expect(agent.cardFetches()).toBe(1);
     time.advance(1);
@@ -299,6 +301,42 @@ describe('A2AConnection', () => {
     await connection.ensureHealthy(live());
 
     expect(agent.posts().map((s) => s.headers.get('authorization'))).toEqual([
+      'Bearer token-1',
+      'Bearer token-2',
+    ]);
+  });
+
+  it('asks for a new OAuth token once the token has expired by the connection’s clock', async () => {
+    const time = clock();
+    let issued = 0;
+    const agent = fakeAgent();
+    const fetchImpl: typeof fetch = async (input, init) => {
+      if (String(input) === 'https://auth.example/token') {
+        issued += 1;
+        return Response.json({ access_token: `token-${issued}`, expires_in: 3600 });
+      }
+      return agent.fetch(input, init);
+    };
+    const connection = new A2AConnection({
+      agent: subAgent({
+        auth: {
+          oauth: {
+            client_id: 'switchboard',
+            client_secret: { secret: 'CLIENT_SECRET' },
+            token_url: 'https://auth.example/token',
+          },
+        },
+      }),
+      secrets: secrets({ CLIENT_SECRET: 'client-secret-0123456789' }),
+      fetch: fetchImpl,
+      now: time.now,
+    });
+
+    await connection.card(live());
+    time.advance(3600_000);
+    await connection.card(live());
+
+    expect(agent.seen.map((s) => s.headers.get('authorization'))).toEqual([
       'Bearer token-1',
       'Bearer token-2',
     ]);
@@ -446,7 +484,7 @@ describe('A2AConnection.ensureHealthy', () => {
     expect(agent.posts()).toHaveLength(2);
   });
 
-  it('stops waiting for the check when the job is aborted', async () => {
+  it('stops waiting for the check, and ends its request, when the job is aborted', async () => {
     const agent = fakeAgent({ posts: [() => new Promise<Response>(() => {})] });
     const connection = new A2AConnection({
       agent: subAgent(),
@@ -460,6 +498,7 @@ describe('A2AConnection.ensureHealthy', () => {
     controller.abort(new Error('the job ended'));
 
     await expect(pending).rejects.toThrow('the job ended');
+    expect(agent.posts()[0]?.signal.aborted).toBe(true);
   });
 });
 
@@ -492,6 +531,45 @@ describe('A2AConnection transports', () => {
 
     expect((await http.client(live())).transport.protocolName).toBe('HTTP+JSON');
     expect((await grpc.client(live())).transport.protocolName).toBe('GRPC');
+  });
+  it('speaks HTTP+JSON of A2A 0.3 to an agent whose 0.3 card prefers it', async () => {
+    const agent = fakeAgent({
+      card: () => Response.json({ ...legacyCard(), preferredTransport: 'HTTP+JSON' }),
+      posts: [
+        () =>
+          Response.json({
+            message: { messageId: 'answer-1', role: 'ROLE_AGENT', content: [{ text: 'ok' }] },
+          }),
+      ],
+    });
+    const connection = new A2AConnection({
+      agent: subAgent(),
+      secrets: secrets({}),
+      fetch: agent.fetch,
+    });
+
+    await connection.ensureHealthy(live());
+
+    expect(agent.posts().map((s) => s.url)).toEqual(['https://shop.example/a2a/v1/message:send']);
+  });
+
+  it('uses the extended card of an agent that offers one', async () => {
+    const agent = fakeAgent({
+      card: () => Response.json({ ...legacyCard(), supportsAuthenticatedExtendedCard: true }),
+      posts: [rpcResult(legacyCard('shop for members'))],
+    });
+    const connection = new A2AConnection({
+      agent: subAgent({ auth: { api_key: { secret: 'SHOP_KEY' } } }),
+      secrets: secrets({ SHOP_KEY: KEY }),
+      fetch: agent.fetch,
+    });
+
+    const card = await connection.card(live());
+
+    expect(card.name).toBe('shop for members');
+    expect(agent.posts().map((s) => s.body?.method)).toEqual([
+      'agent/getAuthenticatedExtendedCard',
+    ]);
   });
 });
 
