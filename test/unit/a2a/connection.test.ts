@@ -241,6 +241,37 @@ describe('A2AConnection', () => {
     expect(agent.cardFetches()).toBe(2);
   });
 
+  it('keeps a newer card when an older fetch of it fails late', async () => {
+    const time = clock();
+    let failOld: (error: Error) => void = () => {};
+    let cardAnswers = 0;
+    const agent = fakeAgent({
+      card: () => {
+        cardAnswers += 1;
+        if (cardAnswers > 1) return Response.json(legacyCard());
+        return new Promise<Response>((_resolve, reject) => {
+          failOld = reject;
+        });
+      },
+    });
+    const connection = new A2AConnection({
+      agent: subAgent(),
+      secrets: secrets({}),
+      fetch: agent.fetch,
+      now: time.now,
+    });
+    const old = connection.card(live()).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(agent.cardFetches()).toBe(1));
+    time.advance(5 * 60_000);
+    await connection.card(live());
+
+    failOld(new Error('the old request broke'));
+    await old;
+    await connection.card(live());
+
+    expect(agent.cardFetches()).toBe(2);
+  });
+
   it('stops waiting for the card when the job is aborted, with the job’s reason', async () => {
     const agent = fakeAgent({ card: () => new Promise<Response>(() => {}) });
     const connection = new A2AConnection({
@@ -442,7 +473,7 @@ describe('A2AConnection.ensureHealthy', () => {
     expect(check?.url).toBe('https://shop.example/a2a');
     expect(check?.body?.method).toBe('message/send');
     expect(check?.body?.params).toMatchObject({
-      configuration: { blocking: true },
+      configuration: { blocking: true, acceptedOutputModes: [] },
       message: {
         role: 'user',
         parts: [{ kind: 'text', text: 'health check' }],
@@ -451,6 +482,27 @@ describe('A2AConnection.ensureHealthy', () => {
     });
     const message = check?.body?.params?.message as { messageId: string };
     expect(message.messageId).toMatch(/^health-[0-9a-f-]{36}$/);
+  });
+
+  it('sends the health check of A2A 1.0 to no tenant, asking for the final answer', async () => {
+    const agent = fakeAgent({
+      posts: [
+        rpcResult({ message: { messageId: 'a-1', role: 'ROLE_AGENT', parts: [{ text: 'ok' }] } }),
+      ],
+    });
+    const connection = new A2AConnection({
+      agent: subAgent({}, { kind: 'file', file: 'c.json', card: cardOffering('JSONRPC') }),
+      secrets: secrets({}),
+      fetch: agent.fetch,
+    });
+
+    await connection.ensureHealthy(live());
+
+    const [check] = agent.posts();
+    expect(check?.body?.method).toBe('SendMessage');
+    expect(check?.body?.params?.tenant ?? '').toBe('');
+    const configuration = check?.body?.params?.configuration as Record<string, unknown>;
+    expect(configuration.returnImmediately ?? false).toBe(false);
   });
 
   it('passes an agent that answers with a completed or still working task', async () => {
