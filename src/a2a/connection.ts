@@ -212,7 +212,8 @@ export class A2AConnection {
     }
     const failed = isTask(answer) ? outputOfTask('health', answer) : outputOfMessage('h', answer);
     if (failed?.status === 'fatal_error') {
-      throw new A2ARequestError(this.name, `the health check failed: ${failed.errorMessage}`);
+      // The caller says it was the health check; this says what the agent answered.
+      throw new A2ARequestError(this.name, failed.errorMessage ?? 'the agent failed the check');
     }
   }
 }

@@ -531,7 +531,7 @@ describe('A2AConnection.ensureHealthy', () => {
 
     expect(failure).toBeInstanceOf(A2ARequestError);
     expect((failure as Error).message).toMatch(
-      /^A2A agent shop: the health check failed: .*the database is down/,
+      /^A2A agent shop: the agent's task ended failed: .*the database is down/,
     );
     expect(agent.posts()).toHaveLength(2);
   });

@@ -285,8 +285,7 @@ describe('A2ARunner.step', () => {
     });
     const data = started(runner);
     const result = await runner.step(data, context());
-    const reason =
-      "A2A agent shop: the health check failed: the agent's task ended failed: the agent is broken";
+    const reason = "A2A agent shop: the agent's task ended failed: the agent is broken";
     expect(result.next).toEqual({
       type: 'done',
       output: {
