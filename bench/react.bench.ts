@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { createMCPClient } from '@ai-sdk/mcp';
+import { createOpenAI } from '@ai-sdk/openai';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -13,6 +15,7 @@ import {
   run,
   setTracingDisabled,
 } from '@openai/agents';
+import { generateText, stepCountIs } from 'ai';
 import OpenAI from 'openai';
 import { DynamoConversationStore } from '../src/adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../src/adapters/aws/dynamoReplyStore.js';
@@ -136,7 +139,11 @@ async function handWrittenLoop(peers: Peers): Promise<Loop> {
  * Switchboard's runner in process: each step's data is serialized and parsed back with the
  * runner's schema, as a store round trip would; no table, no queue.
  */
-async function switchboardInProcess(peers: Peers, assistant: Assistant): Promise<Loop> {
+async function switchboardInProcess(
+  peers: Peers,
+  assistant: Assistant,
+  stepsPerIteration: 1 | 2,
+): Promise<Loop> {
   const agent = assistant.agents.worker as ReactSubAgent;
   const gateway = new McpGateway({ assistant, secrets: { get: async () => '' } });
   const chat = new OpenAiChatModel({
@@ -167,7 +174,7 @@ async function switchboardInProcess(peers: Peers, assistant: Assistant): Promise
       });
       for (let i = 0; i < ITERATIONS; i++) {
         const start = mark();
-        for (let step = 0; step < 2; step++) {
+        for (let step = 0; step < stepsPerIteration; step++) {
           const stored = runner.dataSchema.parse(JSON.parse(JSON.stringify(data)));
           // Each step is a job with a signal of its own, as the worker gives it.
           const { signal } = new AbortController();
@@ -226,6 +233,47 @@ async function openAiAgentsLoop(peers: Peers): Promise<Loop> {
       return samples;
     },
     close: () => server.close(),
+  };
+}
+
+/**
+ * The same loop on the Vercel AI SDK (`ai`, its OpenAI provider and its MCP client), timed
+ * between its model requests, as the Agents SDK's loop is.
+ */
+async function vercelAiLoop(peers: Peers): Promise<Loop> {
+  let marks: Sample[] = [];
+  const provider = createOpenAI({
+    apiKey: 'bench',
+    baseURL: peers.modelUrl,
+    fetch: (input, init) => {
+      marks.push(mark());
+      return fetch(input, init);
+    },
+  });
+  const mcp = await createMCPClient({ transport: { type: 'http', url: peers.mcpUrl } });
+  // Listed once, as the other loops keep their tool lists.
+  const tools = await mcp.tools();
+  return {
+    async conversation() {
+      const samples: Sample[] = [];
+      marks = [];
+      await generateText({
+        model: provider.chat('bench'),
+        system: PROMPT,
+        prompt: 'go',
+        tools,
+        stopWhen: stepCountIs(ITERATIONS),
+        maxRetries: 0,
+      });
+      const end = mark();
+      for (let i = 0; i < marks.length; i++) {
+        const start = marks[i] as Sample;
+        const next = marks[i + 1] ?? end;
+        samples.push({ wallMs: next.wallMs - start.wallMs, cpuMs: next.cpuMs - start.cpuMs });
+      }
+      return samples;
+    },
+    close: () => mcp.close(),
   };
 }
 
@@ -421,29 +469,37 @@ async function switchboardOnStack(peers: Peers, assistant: Assistant, jobsPerIte
 export async function reactBenchmark(): Promise<Record<string, unknown>> {
   const peers = await startPeers();
   const { assistant, dir } = await benchAssistant(peers.mcpUrl);
+  const readOnly = await benchAssistant(peers.mcpUrl, true);
   try {
     const loops = [
       await handWrittenLoop(peers),
-      await switchboardInProcess(peers, assistant),
+      await switchboardInProcess(peers, assistant, 2),
+      await switchboardInProcess(peers, readOnly.assistant, 1),
       await openAiAgentsLoop(peers),
+      await vercelAiLoop(peers),
     ];
-    const [hand = [], ours = [], sdk = []] = await takingTurns(loops).finally(() =>
-      Promise.all(loops.map((loop) => loop.close())),
-    );
-    const handWritten = summary(hand);
-    const inProcess = summary(ours);
-    const agentsSdk = summary(sdk);
+    const [hand, ours, oursReadOnly, agents, vercel] = (
+      await takingTurns(loops).finally(() => Promise.all(loops.map((loop) => loop.close())))
+    ).map(summary);
+    if (!hand || !ours || !oursReadOnly || !agents || !vercel) throw new Error('a loop is missing');
+    const cpuOver = (loop: typeof hand) => round(loop.cpuMedianMs - hand.cpuMedianMs);
     const onStack = await switchboardOnStack(peers, assistant, 2);
-    const readOnly = await benchAssistant(peers.mcpUrl, true);
-    const onStackReadOnly = await switchboardOnStack(peers, readOnly.assistant, 1).finally(() =>
-      rm(readOnly.dir, { recursive: true, force: true }),
-    );
+    const onStackReadOnly = await switchboardOnStack(peers, readOnly.assistant, 1);
     return {
       iterationsPerConversation: ITERATIONS,
-      handWrittenLoop: handWritten,
-      switchboardInProcess: inProcess,
-      openaiAgents: agentsSdk,
-      medianOverHandWrittenMs: round(inProcess.wallMedianMs - handWritten.wallMedianMs),
+      handWrittenLoop: hand,
+      switchboardInProcess: ours,
+      switchboardInProcessReadOnly: oursReadOnly,
+      openaiAgents: agents,
+      vercelAi: vercel,
+      medianOverHandWrittenMs: round(ours.wallMedianMs - hand.wallMedianMs),
+      /** Median CPU per iteration over the hand-written loop's, in the same run. */
+      cpuOverHandWrittenMs: {
+        switchboard: cpuOver(ours),
+        switchboardReadOnly: cpuOver(oursReadOnly),
+        openaiAgents: cpuOver(agents),
+        vercelAi: cpuOver(vercel),
+      },
       switchboardOnLocalStack: onStack,
       switchboardOnLocalStackReadOnly: onStackReadOnly,
       /** DynamoDB plus SQS requests of a read-only iteration over those of a side-effecting one. */
@@ -455,5 +511,6 @@ export async function reactBenchmark(): Promise<Record<string, unknown>> {
   } finally {
     peers.stop();
     await rm(dir, { recursive: true, force: true });
+    await rm(readOnly.dir, { recursive: true, force: true });
   }
 }
