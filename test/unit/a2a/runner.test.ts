@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A2AAgent, A2ARunner } from '../../../src/a2a/index.js';
+import { A2AAgent, A2ARunner, type A2ARunnerOptions } from '../../../src/a2a/index.js';
 import type { A2ARunData } from '../../../src/a2a/runData.js';
 import type {
   A2ASubAgent,
@@ -149,9 +149,21 @@ const waiting = (extra: Partial<A2ARunData> = {}): A2ARunData => ({
   ...extra,
 });
 
+/** A runner over the test project, without secrets, whose agent answers through `fetch`. */
+function runnerOn(
+  fetch: typeof globalThis.fetch | undefined,
+  options: Partial<A2ARunnerOptions> = {},
+): A2ARunner {
+  return new A2ARunner({
+    assistant,
+    secrets: { get: async () => '' },
+    ...(fetch ? { fetch } : {}),
+    ...options,
+  });
+}
 describe('A2ARunner.start', () => {
   it('keeps the input and names the message after it, with nothing asked or shown', () => {
-    const runner = new A2ARunner({ assistant, secrets: { get: async () => '' } });
+    const runner = runnerOn(undefined);
     expect(started(runner)).toStrictEqual({
       agentId: 'shop',
       input: input(),
@@ -163,7 +175,7 @@ describe('A2ARunner.start', () => {
   });
 
   it('remembers the question the input answers as asked and already shown', () => {
-    const runner = new A2ARunner({ assistant, secrets: { get: async () => '' } });
+    const runner = runnerOn(undefined);
     const data = started(runner, { question_id: 'q-7' });
     expect(data.asked).toBe('q-7');
     expect(data.shown).toEqual(['q-7']);
@@ -173,12 +185,7 @@ describe('A2ARunner.start', () => {
 describe('A2ARunner.step', () => {
   it('checks the agent once, sends the message, and finishes with its answer', async () => {
     const agent = fakeAgent(() => agentMessage('Ordered.'));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      now: () => NOW,
-    });
+    const runner = runnerOn(agent.fetch, { now: () => NOW });
     const first = await runner.step(started(runner), context());
     expect(first.next).toEqual({
       type: 'done',
@@ -197,12 +204,7 @@ describe('A2ARunner.step', () => {
 
   it('waits for a working task from the moment its clock says the message went out', async () => {
     const agent = fakeAgent(() => ({ task: task('TASK_STATE_WORKING') }));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      now: () => NOW,
-    });
+    const runner = runnerOn(agent.fetch, { now: () => NOW });
     const result = await runner.step(started(runner), context());
     expect(result.data).toMatchObject({ taskId: 't-1', waitingSince: NOW, polls: 0 });
     expect(result.next).toEqual({ type: 'continue', delayMs: 500 });
@@ -210,12 +212,7 @@ describe('A2ARunner.step', () => {
 
   it('follows the task up once the message is sent', async () => {
     const agent = fakeAgent(() => task('TASK_STATE_COMPLETED', 'Done.'));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      now: () => NOW,
-    });
+    const runner = runnerOn(agent.fetch, { now: () => NOW });
     const result = await runner.step(waiting(), context());
     expect(agent.sent()).toEqual(['GetTask']);
     expect(agent.calls.at(-1)?.params).toMatchObject({ id: 't-1' });
@@ -229,12 +226,7 @@ describe('A2ARunner.step', () => {
     const agent = fakeAgent((rpc) =>
       rpc.method === 'GetTask' ? task('TASK_STATE_WORKING') : task('TASK_STATE_CANCELED'),
     );
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      now: () => NOW,
-    });
+    const runner = runnerOn(agent.fetch, { now: () => NOW });
     const result = await runner.step(waiting({ waitingSince: NOW - 600_000 }), context());
     expect(agent.sent()).toEqual(['GetTask', 'CancelTask']);
     expect(agent.calls.at(-1)?.params).toEqual({ id: 't-1' });
@@ -259,12 +251,7 @@ describe('A2ARunner.step', () => {
       }
     }
     const agent = fakeAgent(() => agentMessage('Ordered.'));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      classes: { shop: Shop },
-    });
+    const runner = runnerOn(agent.fetch, { classes: { shop: Shop } });
     const first = await runner.step(started(runner), context());
     await runner.step(started(runner), context());
     expect(first.next).toMatchObject({ output: { responseMessage: 'Shop: Ordered.' } });
@@ -277,12 +264,7 @@ describe('A2ARunner.step', () => {
       () => ({ task: task('TASK_STATE_FAILED', 'the agent is broken') }),
     );
     const { lines, logger } = logged();
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      logger,
-    });
+    const runner = runnerOn(agent.fetch, { logger });
     const data = started(runner);
     const result = await runner.step(data, context());
     const reason = "A2A agent shop: the agent's task ended failed: the agent is broken";
@@ -307,12 +289,7 @@ describe('A2ARunner.step', () => {
         init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
       });
     const agent = fakeAgent(() => agentMessage('unused'), hanging);
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      now: () => NOW,
-    });
+    const runner = runnerOn(agent.fetch, { now: () => NOW });
     const result = await runner.step(started(runner), context({ deadline: NOW }));
     expect(result.next).toMatchObject({
       type: 'done',
@@ -324,12 +301,7 @@ describe('A2ARunner.step', () => {
     const agent = fakeAgent(
       () => new Response('busy', { status: 503, headers: { 'retry-after': '10' } }),
     );
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      now: () => NOW,
-    });
+    const runner = runnerOn(agent.fetch, { now: () => NOW });
     const data = started(runner);
     const result = await runner.step(data, context());
     expect(result).toEqual({
@@ -344,12 +316,7 @@ describe('A2ARunner.step', () => {
 
   it('tries again later without a wait when the agent names none', async () => {
     const agent = fakeAgent(() => new Response('busy', { status: 503 }));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      now: () => NOW,
-    });
+    const runner = runnerOn(agent.fetch, { now: () => NOW });
     const result = await runner.step(started(runner), context());
     expect(result.next).toStrictEqual({
       type: 'retry',
@@ -360,12 +327,7 @@ describe('A2ARunner.step', () => {
   it('fails the run, logging why, when the agent refuses the message', async () => {
     const agent = fakeAgent(() => new Response('no', { status: 400 }));
     const { lines, logger } = logged();
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      logger,
-    });
+    const runner = runnerOn(agent.fetch, { logger });
     const result = await runner.step(started(runner), context());
     const reason = 'A2A agent shop: the agent answered HTTP 400';
     expect(result.next).toEqual({
@@ -379,11 +341,7 @@ describe('A2ARunner.step', () => {
 
   it('fails the run all the same when no logger is given', async () => {
     const agent = fakeAgent(() => new Response('no', { status: 400 }));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-    });
+    const runner = runnerOn(agent.fetch);
     const result = await runner.step(started(runner), context());
     expect(result.next).toMatchObject({
       type: 'done',
@@ -400,11 +358,7 @@ describe('A2ARunner.step', () => {
         return new Response('no', { status: 400 });
       },
     );
-    const first = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: refusing.fetch,
-    });
+    const first = runnerOn(refusing.fetch);
     await expect(
       first.step(started(first), context({ signal: checking.signal })),
     ).rejects.toBeDefined();
@@ -414,11 +368,7 @@ describe('A2ARunner.step', () => {
       sending.abort();
       return new Response('no', { status: 400 });
     });
-    const second = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-    });
+    const second = runnerOn(agent.fetch);
     await expect(
       second.step(started(second), context({ signal: sending.signal })),
     ).rejects.toBeDefined();
@@ -433,11 +383,7 @@ describe('A2ARunner.step', () => {
           controller.abort();
         }),
     );
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-    });
+    const runner = runnerOn(agent.fetch);
     await expect(
       runner.step(started(runner), context({ signal: controller.signal })),
     ).rejects.toBeDefined();
@@ -445,7 +391,7 @@ describe('A2ARunner.step', () => {
   });
 
   it('refuses a run of an agent that is not an A2A agent of the assistant', async () => {
-    const runner = new A2ARunner({ assistant, secrets: { get: async () => '' } });
+    const runner = runnerOn(undefined);
     await expect(runner.step(waiting({ agentId: 'helper' }), context())).rejects.toThrow(
       'helper is not an A2A agent of this assistant',
     );
@@ -461,12 +407,7 @@ describe('A2ARunner.cancel', () => {
   it('cancels the run’s task, and logs it', async () => {
     const agent = fakeAgent(() => task('TASK_STATE_CANCELED'));
     const { lines, logger } = logged();
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      logger,
-    });
+    const runner = runnerOn(agent.fetch, { logger });
     await runner.cancel({ agent: shop, conversationId: 'alice', data: waiting() }, scope());
     expect(agent.calls).toEqual([{ method: 'CancelTask', params: { id: 't-1' } }]);
     expect(lines).toEqual([
@@ -476,11 +417,7 @@ describe('A2ARunner.cancel', () => {
 
   it('cancels the task a waiting agent kept when there is no run', async () => {
     const agent = fakeAgent(() => task('TASK_STATE_CANCELED'));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-    });
+    const runner = runnerOn(agent.fetch);
     await runner.cancel(
       { agent: shop, conversationId: 'alice', session: { task_id: 't-9' } },
       scope(),
@@ -490,11 +427,7 @@ describe('A2ARunner.cancel', () => {
 
   it('asks nothing when there is no task, or the agent is not an A2A agent', async () => {
     const agent = fakeAgent(() => task('TASK_STATE_CANCELED'));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-    });
+    const runner = runnerOn(agent.fetch);
     await runner.cancel(
       { agent: shop, conversationId: 'alice', data: waiting({ taskId: undefined }) },
       scope(),
@@ -507,12 +440,7 @@ describe('A2ARunner.cancel', () => {
   it('warns, giving the reason, when the agent does not cancel', async () => {
     const agent = fakeAgent(() => new Response('no', { status: 400 }));
     const { lines, logger } = logged();
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-      logger,
-    });
+    const runner = runnerOn(agent.fetch, { logger });
     await runner.cancel({ agent: shop, conversationId: 'alice', data: waiting() }, scope());
     expect(lines).toEqual([
       `warn A2A task could not be cancelled ${JSON.stringify({
@@ -525,11 +453,7 @@ describe('A2ARunner.cancel', () => {
 
   it('gives up on a cancel the agent refuses, quietly when no logger is given', async () => {
     const agent = fakeAgent(() => new Response('no', { status: 400 }));
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-    });
+    const runner = runnerOn(agent.fetch);
     await expect(
       runner.cancel(
         { agent: shop, conversationId: 'alice', data: waiting() },
@@ -545,11 +469,7 @@ describe('A2ARunner.cancel', () => {
       controller.abort();
       return new Response('no', { status: 400 });
     });
-    const runner = new A2ARunner({
-      assistant,
-      secrets: { get: async () => '' },
-      fetch: agent.fetch,
-    });
+    const runner = runnerOn(agent.fetch);
     await expect(
       runner.cancel(
         { agent: shop, conversationId: 'alice', data: waiting() },
