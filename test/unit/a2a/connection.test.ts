@@ -156,6 +156,34 @@ function subAgent(
   };
 }
 
+/**
+ * A connection to `agent` with OAuth client credentials, whose token endpoint issues
+ * `token-1`, `token-2`, … for an hour each.
+ */
+function oauthConnection(agent: ReturnType<typeof fakeAgent>, now?: () => number) {
+  let issued = 0;
+  return new A2AConnection({
+    agent: subAgent({
+      auth: {
+        oauth: {
+          client_id: 'switchboard',
+          client_secret: { secret: 'CLIENT_SECRET' },
+          token_url: 'https://auth.example/token',
+        },
+      },
+    }),
+    secrets: secrets({ CLIENT_SECRET: 'client-secret-0123456789' }),
+    fetch: async (input, init) => {
+      if (String(input) === 'https://auth.example/token') {
+        issued += 1;
+        return Response.json({ access_token: `token-${issued}`, expires_in: 3600 });
+      }
+      return agent.fetch(input, init);
+    },
+    ...(now ? { now } : {}),
+  });
+}
+
 const live = () => ({ signal: new AbortController().signal });
 
 /** A clock the test moves by hand. */
@@ -304,30 +332,10 @@ describe('A2AConnection', () => {
   });
 
   it('renews a refused OAuth token once and sends the request again with the new one', async () => {
-    let issued = 0;
     const agent = fakeAgent({
       posts: [() => new Response('expired', { status: 401 }), agentMessage],
     });
-    const fetchImpl: typeof fetch = async (input, init) => {
-      if (String(input) === 'https://auth.example/token') {
-        issued += 1;
-        return Response.json({ access_token: `token-${issued}`, expires_in: 3600 });
-      }
-      return agent.fetch(input, init);
-    };
-    const connection = new A2AConnection({
-      agent: subAgent({
-        auth: {
-          oauth: {
-            client_id: 'switchboard',
-            client_secret: { secret: 'CLIENT_SECRET' },
-            token_url: 'https://auth.example/token',
-          },
-        },
-      }),
-      secrets: secrets({ CLIENT_SECRET: 'client-secret-0123456789' }),
-      fetch: fetchImpl,
-    });
+    const connection = oauthConnection(agent);
 
     await connection.ensureHealthy(live());
 
@@ -339,29 +347,8 @@ describe('A2AConnection', () => {
 
   it('asks for a new OAuth token once the token has expired by the connection’s clock', async () => {
     const time = clock();
-    let issued = 0;
     const agent = fakeAgent();
-    const fetchImpl: typeof fetch = async (input, init) => {
-      if (String(input) === 'https://auth.example/token') {
-        issued += 1;
-        return Response.json({ access_token: `token-${issued}`, expires_in: 3600 });
-      }
-      return agent.fetch(input, init);
-    };
-    const connection = new A2AConnection({
-      agent: subAgent({
-        auth: {
-          oauth: {
-            client_id: 'switchboard',
-            client_secret: { secret: 'CLIENT_SECRET' },
-            token_url: 'https://auth.example/token',
-          },
-        },
-      }),
-      secrets: secrets({ CLIENT_SECRET: 'client-secret-0123456789' }),
-      fetch: fetchImpl,
-      now: time.now,
-    });
+    const connection = oauthConnection(agent, time.now);
 
     await connection.card(live());
     time.advance(3600_000);
