@@ -190,6 +190,14 @@ async function switchboardInProcess(
   };
 }
 
+/** The spans between marks taken at each model request, the last one ending at `end`. */
+function between(marks: readonly Sample[], end: Sample): Sample[] {
+  return marks.map((start, i) => {
+    const next = marks[i + 1] ?? end;
+    return { wallMs: next.wallMs - start.wallMs, cpuMs: next.cpuMs - start.cpuMs };
+  });
+}
+
 /** The same loop run by the OpenAI Agents SDK, timed between its model requests. */
 async function openAiAgentsLoop(peers: Peers): Promise<Loop> {
   setTracingDisabled(true);
@@ -217,20 +225,13 @@ async function openAiAgentsLoop(peers: Peers): Promise<Loop> {
   });
   return {
     async conversation() {
-      const samples: Sample[] = [];
       marks = [];
       try {
         await run(agent, 'go', { maxTurns: ITERATIONS });
       } catch (error) {
         if (!(error instanceof MaxTurnsExceededError)) throw error;
       }
-      const end = mark();
-      for (let i = 0; i < marks.length; i++) {
-        const start = marks[i] as Sample;
-        const next = marks[i + 1] ?? end;
-        samples.push({ wallMs: next.wallMs - start.wallMs, cpuMs: next.cpuMs - start.cpuMs });
-      }
-      return samples;
+      return between(marks, mark());
     },
     close: () => server.close(),
   };
@@ -255,7 +256,6 @@ async function vercelAiLoop(peers: Peers): Promise<Loop> {
   const tools = await mcp.tools();
   return {
     async conversation() {
-      const samples: Sample[] = [];
       marks = [];
       await generateText({
         model: provider.chat('bench'),
@@ -265,13 +265,7 @@ async function vercelAiLoop(peers: Peers): Promise<Loop> {
         stopWhen: stepCountIs(ITERATIONS),
         maxRetries: 0,
       });
-      const end = mark();
-      for (let i = 0; i < marks.length; i++) {
-        const start = marks[i] as Sample;
-        const next = marks[i + 1] ?? end;
-        samples.push({ wallMs: next.wallMs - start.wallMs, cpuMs: next.cpuMs - start.cpuMs });
-      }
-      return samples;
+      return between(marks, mark());
     },
     close: () => mcp.close(),
   };

@@ -27,5 +27,4 @@ export { type GatewayCall, McpGateway, type McpGatewayOptions } from './gateway.
 export { callMeta, IDEMPOTENCY_KEY_META, idempotencyKey } from './meta.js';
 export { runPreCallHook } from './preCallHooks.js';
 export { type ProjectMcp, projectMcp } from './projectMcp.js';
-export { isReadOnlyTool } from './readOnly.js';
 export { MAX_TOOL_RESULT_CHARS, toolResultText } from './toolResultText.js';
