@@ -150,7 +150,6 @@ async function switchboardInProcess(
     model: 'bench',
     apiKey: 'bench',
     baseURL: peers.modelUrl,
-    maxRetries: 0,
   });
   const tools = new McpAgentTools(gateway, agent.name, agent.mcpServers);
   const runner = new ReactRunner({ assistant, models: () => chat, tools: () => tools });
@@ -205,7 +204,6 @@ async function openAiAgentsLoop(peers: Peers): Promise<Loop> {
   const client = new OpenAI({
     apiKey: 'bench',
     baseURL: peers.modelUrl,
-    maxRetries: 0,
     fetch: (input, init) => {
       marks.push(mark());
       return fetch(input, init);
@@ -263,7 +261,6 @@ async function vercelAiLoop(peers: Peers): Promise<Loop> {
         prompt: 'go',
         tools,
         stopWhen: stepCountIs(ITERATIONS),
-        maxRetries: 0,
       });
       return between(marks, mark());
     },
@@ -327,7 +324,6 @@ async function switchboardOnStack(peers: Peers, assistant: Assistant, jobsPerIte
       model: 'bench',
       apiKey: 'bench',
       baseURL: peers.modelUrl,
-      maxRetries: 0,
     });
     const runtime = createRuntime({
       store: new DynamoConversationStore({ ...table, meter }),

@@ -35,6 +35,15 @@ export const BUNDLE_SETTINGS = {
   external: ['@aws-sdk/*'],
 } as const;
 
+/**
+ * Packages a bundle holds a stub of: dependencies of our dependencies that Switchboard never
+ * calls. The MCP client's default output validator (Ajv, 130 KB) is replaced by a lighter one.
+ */
+const LEFT_OUT: Readonly<Record<string, string>> = {
+  ajv: path.join(REPO_ROOT, 'infra', 'stubs', 'ajv.mjs'),
+  'ajv-formats': path.join(REPO_ROOT, 'infra', 'stubs', 'ajv.mjs'),
+};
+
 /** The constants a bundle is built with: whether it traces decides whether it holds X-Ray. */
 export function bundleDefines(tracing: boolean): Record<string, string> {
   return { [TRACING_SWITCH]: JSON.stringify(String(tracing)) };
@@ -53,10 +62,10 @@ export const HANDLERS = {
   webhook: { entry: 'webhook.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 512 },
   a2aPush: { entry: 'a2aPush.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
   delay: { entry: 'delay.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
-  // Held at their size today; their aim is 150 KB (the A2A server) and 900 KB (the worker, with
-  // all three kinds of sub agent).
+  // Held at its size today; its aim is 150 KB.
   a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 295 * KB, split: false, memoryMb: 512 },
-  worker: { entry: 'worker.ts', allowanceBytes: 1130 * KB, split: true, memoryMb: 1024 },
+  // With all three kinds of sub agent, as the example has them.
+  worker: { entry: 'worker.ts', allowanceBytes: 900 * KB, split: true, memoryMb: 1024 },
 } as const;
 export type HandlerName = keyof typeof HANDLERS;
 
@@ -111,7 +120,9 @@ export function buildHandler(handler: HandlerName, options: HandlerBuildOptions)
   const result = buildSync({
     ...esbuildOptions(options.tracing === true),
     entryPoints: { index: path.join(REPO_ROOT, 'functions', HANDLERS[handler].entry) },
-    ...(options.registryFile ? { alias: { [BUNDLE_IMPORT]: options.registryFile } } : {}),
+    ...(options.registryFile
+      ? { alias: { ...LEFT_OUT, [BUNDLE_IMPORT]: options.registryFile } }
+      : {}),
     outdir: options.outDir,
     ...(HANDLERS[handler].split ? { splitting: true, chunkNames: 'chunks/[name]-[hash]' } : {}),
     outExtension: { '.js': '.mjs' },
@@ -209,8 +220,10 @@ export function overBudget(report: BundleReport, shown = 8): string | undefined 
   return `the ${report.handler} bundle is ${kb(report.bytes)}, over its budget of ${kb(report.budgetBytes)} (reference ${kb(report.referenceBytes)} + ${kb(HANDLERS[report.handler].allowanceBytes)}); its biggest inputs: ${biggest}`;
 }
 
-function esbuildOptions(tracing: boolean): BuildOptions {
+/** The esbuild options every handler bundle (and its reference) is built with. */
+export function esbuildOptions(tracing: boolean): BuildOptions {
   return {
+    alias: LEFT_OUT,
     bundle: true,
     platform: 'node',
     format: 'esm',

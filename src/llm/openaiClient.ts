@@ -1,4 +1,3 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import * as z from 'zod';
 import type { ChatMessage, LlmPort } from '../dialogue/ports.js';
 import {
@@ -17,8 +16,9 @@ import type {
   ToolChatRequest,
   ToolChatResponse,
 } from './toolChat.js';
+import { type ChatAnswer, ChatHttpError, postChatCompletion } from './wire.js';
 
-/** OpenAI's public API, written out so the SDK never falls back to `process.env`. */
+/** OpenAI's public API, where a model without an `api_base` is asked. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /** Everything an OpenAI-compatible chat model needs, credentials already resolved. */
@@ -30,8 +30,6 @@ export interface OpenAiChatSettings {
   readonly timeoutMs?: number;
   readonly maxTokens?: number;
   readonly temperature?: number;
-  /** The SDK retries 429, 5xx and connection errors this many times (SDK default: 2). */
-  readonly maxRetries?: number;
   /** Further request body fields, such as `top_p` or `reasoning_effort`. */
   readonly extra?: Readonly<Record<string, unknown>>;
 }
@@ -100,17 +98,12 @@ const CompletionChunk = z.object({
  * completions for the command generator, tool calling (streamed or not) for the agents.
  */
 export class OpenAiChatModel implements LlmPort, ToolChatPort {
-  private readonly client: OpenAI;
   private readonly settings: OpenAiChatSettings;
+  private readonly baseURL: string;
 
   constructor(settings: OpenAiChatSettings) {
     this.settings = settings;
-    this.client = new OpenAI({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseURL ?? OPENAI_DEFAULT_BASE_URL,
-      ...(settings.timeoutMs !== undefined ? { timeout: settings.timeoutMs } : {}),
-      ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-    });
+    this.baseURL = settings.baseURL ?? OPENAI_DEFAULT_BASE_URL;
   }
 
   async complete(request: {
@@ -122,8 +115,7 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
       messages: request.messages.map(({ role, content }) => ({ role, content })),
       stream: false,
     };
-    const response = await this.send(body, request);
-    const parsed = this.parse(CompletionResponse, response);
+    const parsed = this.parse(CompletionResponse, await this.sendForJson(body, request));
     return { content: parsed.choices?.[0]?.message?.content ?? '' };
   }
 
@@ -135,14 +127,15 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
       ...(tools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
     };
     if (!request.onTextDelta) {
-      const response = await this.send({ ...body, stream: false }, request);
-      const parsed = this.parse(CompletionResponse, response);
+      const parsed = this.parse(
+        CompletionResponse,
+        await this.sendForJson({ ...body, stream: false }, request),
+      );
       const message = parsed.choices?.[0]?.message;
-      return answer(message?.content ?? '', toolCallsOf(message?.tool_calls ?? []), parsed.usage);
+      return answerOf(message?.content ?? '', toolCallsOf(message?.tool_calls ?? []), parsed.usage);
     }
     const onTextDelta = request.onTextDelta;
-    // The SDK's timeout ends once the headers arrive: the body of a stream has its own timer,
-    // and an abort, which the SDK's stream swallows, is checked after reading it.
+    // The timer runs until the stream ends; whether the caller aborted is checked first.
     const left = this.timeoutUntil(request.deadline);
     const timed = left !== undefined && left > 0;
     const signal = timed ? timeoutSignal(left, request.signal) : request.signal;
@@ -154,7 +147,7 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
         });
       }
     };
-    const stream = await this.send(
+    const answer = await this.send(
       { ...body, stream: true, stream_options: { include_usage: true } },
       { ...request, ...(signal ? { signal } : {}) },
     ).catch((error: unknown) => {
@@ -165,7 +158,7 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
     const calls: { id?: string; name?: string; arguments: string }[] = [];
     let usage: z.infer<typeof WireUsage>;
     try {
-      for await (const raw of stream as AsyncIterable<unknown>) {
+      for await (const raw of answer.events()) {
         const chunk = this.parse(CompletionChunk, raw);
         usage = chunk.usage ?? usage;
         const delta = chunk.choices?.[0]?.delta;
@@ -191,14 +184,18 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
       });
     }
     stopped();
-    return answer(content, toolCallsOf(calls.filter((c) => c !== undefined).map(wireCall)), usage);
+    return answerOf(
+      content,
+      toolCallsOf(calls.filter((c) => c !== undefined).map(wireCall)),
+      usage,
+    );
   }
 
   /** Sends one request within the caller's deadline and signal; errors become `LlmRequestError`. */
   private async send(
     body: Record<string, unknown>,
     request: { readonly signal?: AbortSignal; readonly deadline?: number },
-  ): Promise<unknown> {
+  ): Promise<ChatAnswer> {
     const { model, maxTokens, temperature, extra } = this.settings;
     const timeout = this.timeoutUntil(request.deadline);
     if (timeout !== undefined && timeout <= 0) {
@@ -206,24 +203,44 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
         transient: true,
       });
     }
+    const signal = timeout !== undefined ? timeoutSignal(timeout, request.signal) : request.signal;
     try {
-      return await this.client.chat.completions.create(
-        {
+      return await postChatCompletion({
+        baseURL: this.baseURL,
+        apiKey: this.settings.apiKey,
+        body: {
           ...extra,
           model,
           ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
           ...(temperature !== undefined ? { temperature } : {}),
           ...body,
-        } as unknown as OpenAI.ChatCompletionCreateParams,
-        {
-          ...(request.signal ? { signal: request.signal } : {}),
-          ...(timeout !== undefined ? { timeout } : {}),
         },
-      );
+        ...(signal ? { signal } : {}),
+      });
     } catch (error) {
       // Like fetch: an aborted call rejects with the signal's reason (a timeout's, a shutdown's).
       if (request.signal?.aborted) throw request.signal.reason;
-      throw this.requestError(error);
+      throw this.requestError(error, signal?.aborted === true);
+    }
+  }
+
+  /** Sends a request whose answer is one JSON body, and reads that body within the same timer. */
+  private async sendForJson(
+    body: Record<string, unknown>,
+    request: { readonly signal?: AbortSignal; readonly deadline?: number },
+  ): Promise<unknown> {
+    const answer = await this.send(body, request);
+    try {
+      return await answer.json();
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      if (error instanceof SyntaxError) {
+        throw new LlmRequestError(`${this.describe()} answered with an unexpected response body`, {
+          cause: error,
+          transient: false,
+        });
+      }
+      throw this.requestError(error, answer.timedOut());
     }
   }
 
@@ -236,22 +253,26 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
     });
   }
 
-  private requestError(error: unknown): LlmRequestError {
-    const status = error instanceof APIError ? error.status : undefined;
-    const detail = this.redact(error instanceof Error ? error.message : String(error));
-    const what =
-      error instanceof APIConnectionTimeoutError
-        ? 'timed out'
-        : status !== undefined
-          ? `failed with HTTP ${status}`
-          : 'failed';
-    const headers = error instanceof APIError ? error.headers : undefined;
-    return new LlmRequestError(`${this.describe()} ${what}: ${detail}`, {
+  private requestError(error: unknown, timedOut: boolean): LlmRequestError {
+    if (error instanceof ChatHttpError) {
+      return new LlmRequestError(
+        `${this.describe()} failed with HTTP ${error.status}: ${this.redact(error.message)}`,
+        { cause: error, status: error.status, retryAfterMs: parseRetryAfter(error.headers) },
+      );
+    }
+    if (timedOut) {
+      return new LlmRequestError(`${this.describe()} timed out: Request timed out.`, {
+        cause: error,
+        transient: true,
+      });
+    }
+    // fetch rejects a URL it cannot parse with a TypeError whose cause says so; no try mends it.
+    const invalidUrl = error instanceof TypeError && /invalid url/i.test(error.message);
+    const detail = invalidUrl ? 'Invalid URL' : 'Connection error.';
+    return new LlmRequestError(`${this.describe()} failed: ${detail}`, {
       cause: error,
-      status,
-      // Without an answer, only a lost or timed-out connection is worth another try.
-      transient: status === undefined ? error instanceof APIConnectionError : undefined,
-      retryAfterMs: parseRetryAfter(headers),
+      // Without an answer, only a lost or refused connection is worth another try.
+      transient: !invalidUrl,
     });
   }
 
@@ -265,7 +286,7 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
   }
 
   private describe(): string {
-    return `the LLM request to model ${this.settings.model} at ${hostOf(this.client.baseURL)}`;
+    return `the LLM request to model ${this.settings.model} at ${hostOf(this.baseURL)}`;
   }
 
   // Some servers echo the key they rejected; it must not reach logs through our message.
@@ -341,7 +362,7 @@ function toolCallsOf(calls: readonly z.infer<typeof WireToolCall>[]): ToolCall[]
   }));
 }
 
-function answer(
+function answerOf(
   content: string,
   toolCalls: ToolCall[],
   usage: z.infer<typeof WireUsage>,

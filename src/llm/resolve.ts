@@ -106,9 +106,6 @@ function chatSettings(
     ...(settings.timeout !== undefined ? { timeoutMs: settings.timeout * 1000 } : {}),
     ...(settings.max_tokens !== undefined ? { maxTokens: settings.max_tokens } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-    // Switchboard retries a failed call itself, as a delayed job within its budget (see the
-    // runtime's retry policy); retries inside the SDK would outlast the job's deadline.
-    maxRetries: 0,
     ...(Object.keys(extra).length > 0 ? { extra } : {}),
   };
 }

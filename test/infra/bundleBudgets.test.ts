@@ -1,12 +1,15 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { buildSync } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BundleReport,
   buildHandler,
   bundleHandler,
+  esbuildOptions,
   HANDLERS,
   type HandlerName,
   overBudget,
@@ -14,7 +17,9 @@ import {
 } from '../../infra/handlerBundles.js';
 import { generateAssistantBundle } from '../../src/build/index.js';
 import { BANK_PROJECT } from '../helpers/e2eProject.js';
+import { startTestMcpServer, type TestMcpServer } from '../helpers/mcpTestServer.js';
 import { writeProject } from '../helpers/project.js';
+import { ScriptedOpenAi } from '../helpers/scriptedOpenAi.js';
 import { tempDir } from '../helpers/tempDirs.js';
 
 /** What a function that only takes requests and queues jobs must not carry. */
@@ -164,5 +169,60 @@ describe('the handler bundles of the example assistant', () => {
     const loaded = await loadedNames(withoutAgents);
     expect(loaded).toContain('index.mjs');
     expect(loaded.filter((file) => bankChunks.includes(file))).toEqual([]);
+  });
+});
+
+describe('a bundle built with the handlers’ settings', () => {
+  let mcp: TestMcpServer;
+  let llm: ScriptedOpenAi;
+  beforeAll(async () => {
+    mcp = await startTestMcpServer();
+    llm = await ScriptedOpenAi.start();
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await llm?.close();
+  });
+
+  it('checks MCP tool results against their output schema and asks the model without the libraries it leaves out', async () => {
+    const dir = await tempDir('switchboard-bundled-clients-');
+    const entry = path.join(dir, 'entry.ts');
+    await writeFile(
+      entry,
+      `import { ServerConnection } from ${JSON.stringify(path.join(REPO_ROOT, 'src/mcp/index.ts'))};
+import { OpenAiChatModel } from ${JSON.stringify(path.join(REPO_ROOT, 'src/llm/index.ts'))};
+const [mcpUrl, llmUrl] = process.argv.slice(2);
+const connection = new ServerConnection({
+  server: { name: 'calculator', url: mcpUrl, type: 'http' },
+  auth: { headers: async () => ({}), renew: () => false, redact: (text) => text },
+});
+const tools = (await connection.listTools()).map((tool) => tool.name);
+const sum = await connection.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+await connection.close();
+const model = new OpenAiChatModel({ model: 'scripted', baseURL: llmUrl, apiKey: 'sk-x' });
+const answer = await model.complete({ messages: [{ role: 'user', content: 'hi' }] });
+process.stdout.write(JSON.stringify({ tools, sum: sum.structuredContent, answer: answer.content }));
+`,
+    );
+    const outfile = path.join(dir, 'bundle.mjs');
+    const built = buildSync({
+      ...esbuildOptions(false),
+      entryPoints: [entry],
+      outfile,
+      metafile: true,
+    });
+    const inputs = Object.keys(built.metafile?.inputs ?? {});
+    llm.reply('hello from the model');
+
+    const { stdout } = await promisify(execFile)(process.execPath, [outfile, mcp.url, llm.url]);
+
+    expect(inputs.filter((file) => /node_modules\/(ajv|ajv-formats|openai)\//.test(file))).toEqual(
+      [],
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      tools: expect.arrayContaining(['add', 'echo']),
+      sum: { sum: 5 },
+      answer: 'hello from the model',
+    });
   });
 });

@@ -265,7 +265,6 @@ describe('ReAct sub agents', () => {
       model: 'scripted',
       apiKey: 'sk-test',
       baseURL: model.url,
-      maxRetries: 0,
     });
     const runners = await projectAgents({
       assistant: suite.assistant,

@@ -5,6 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoReplyStore } from '../../../src/adapters/aws/dynamoReplyStore.js';
 import type { Job } from '../../../src/runtime/index.js';
+import { startTestMcpServer, type TestMcpServer } from '../../helpers/mcpTestServer.js';
 import { writeProject } from '../../helpers/project.js';
 import { userMessage } from '../../helpers/runtime.js';
 import { ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
@@ -21,7 +22,7 @@ import {
 const LLM_KEY = 'sk-scripted';
 
 /** A small project: a flow started by an intent or by the model, ending in a custom action. */
-function project(llmUrl: string): Record<string, string> {
+function project(llmUrl: string, mcpUrl: string): Record<string, string> {
   return {
     'config.yml':
       'pipeline:\n  - name: CompactLLMCommandGenerator\n    llm:\n      model_group: main\n',
@@ -33,15 +34,26 @@ function project(llmUrl: string): Record<string, string> {
         api_base: ${llmUrl}
         api_key: \${LLM_KEY}
         max_retries: 0
+mcp_servers:
+  - name: calculator
+    url: ${mcpUrl}
 `,
     'domain.yml': `intents:
   - greet
 slots:
   name:
     type: text
+  a:
+    type: float
+  b:
+    type: float
+  total:
+    type: any
 responses:
   utter_ask_name:
     - text: What is your name?
+  utter_total:
+    - text: "The total is {total}."
 `,
     'data/flows.yml': `flows:
   greet:
@@ -51,6 +63,21 @@ responses:
     steps:
       - collect: name
       - action: action_welcome
+  add_numbers:
+    description: Add two numbers with the calculator.
+    steps:
+      - call: add
+        mcp_server: calculator
+        mapping:
+          input:
+            - param: a
+              slot: a
+            - param: b
+              slot: b
+          output:
+            - slot: total
+              value: result.structuredContent.sum
+      - action: utter_total
 `,
     'custom/actions.ts': `export function action_welcome(context: { slots: Record<string, unknown> }) {
   return { messages: [{ text: \`Welcome, \${String(context.slots.name)}!\` }] };
@@ -65,6 +92,7 @@ const conversation = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
 describe('worker function', () => {
   let harness: FunctionsHarness;
   let llm: ScriptedOpenAi;
+  let mcp: TestMcpServer;
   let handler: QueueHandler;
   let replies: DynamoReplyStore;
   const secrets = mockClient(SecretsManagerClient);
@@ -77,6 +105,7 @@ describe('worker function', () => {
 
   beforeAll(async () => {
     llm = await ScriptedOpenAi.start();
+    mcp = await startTestMcpServer();
     secrets
       .on(GetSecretValueCommand, { SecretId: `${SECRET_PREFIX}LLM_KEY` })
       .resolves({ Name: `${SECRET_PREFIX}LLM_KEY`, SecretString: LLM_KEY });
@@ -87,12 +116,13 @@ describe('worker function', () => {
       ttlSeconds: 3600,
       now: Date.now,
     });
-    ({ handler } = await harness.worker(await writeProject(project(llm.url))));
+    ({ handler } = await harness.worker(await writeProject(project(llm.url, mcp.url))));
   });
 
   afterAll(async () => {
     secrets.restore();
     await llm?.close();
+    await mcp?.close();
     await harness?.close();
   });
 
@@ -118,6 +148,14 @@ describe('worker function', () => {
     const { result } = run([job]);
     expect(await result).toEqual({ batchItemFailures: [] });
     expect(await repliesTo(job)).toContain('Welcome, Ada!');
+  });
+
+  it('calls an MCP tool from a flow, reading its structured result', async () => {
+    llm.reply('start flow add_numbers\nset slot a 2\nset slot b 3');
+    const job = userMessage(conversation('ada'), 'What is 2 and 3?');
+    expect(await run([job]).result).toEqual({ batchItemFailures: [] });
+    expect(await repliesTo(job)).toContain('The total is 5.');
+    expect(mcp.calls.map((c) => [c.tool, c.arguments])).toEqual([['add', { a: 2, b: 3 }]]);
   });
 
   it('reports a job whose processing throws, and holds back only its conversation', async () => {

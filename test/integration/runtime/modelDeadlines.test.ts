@@ -33,7 +33,6 @@ describe('model calls under a job budget', () => {
       model: 'scripted',
       apiKey: 'sk-test',
       baseURL: server.url,
-      maxRetries: 0,
     });
 
   beforeEach(async () => {
@@ -100,7 +99,6 @@ describe('job signals', () => {
         model: 'scripted',
         apiKey: 'sk-test',
         baseURL: server.url,
-        maxRetries: 0,
       });
       const stop = new AbortController();
       const hardStop = new AbortController();

@@ -10,7 +10,7 @@ describe('OpenAiChatModel', () => {
     vi.setSystemTime(NOW);
   });
 
-  const model = () => new OpenAiChatModel({ model: 'gpt-test', apiKey: 'sk-x', maxRetries: 0 });
+  const model = () => new OpenAiChatModel({ model: 'gpt-test', apiKey: 'sk-x' });
   const calls = {
     complete: (deadline: number) => model().complete({ messages: HELLO, deadline }),
     chat: (deadline: number) => model().chat({ messages: HELLO, deadline }),
@@ -43,7 +43,6 @@ describe('OpenAiChatModel', () => {
       model: 'gpt-test',
       baseURL: '127.0.0.1:8000/v1',
       apiKey: 'sk-x',
-      maxRetries: 0,
     });
 
     const error = await model.complete({ messages: HELLO }).catch((e: unknown) => e);

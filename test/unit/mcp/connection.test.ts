@@ -95,6 +95,35 @@ describe('ServerConnection', () => {
     await connection.close();
   });
 
+  it('refuses structured content that does not match the output schema the tool listed, naming where', async () => {
+    const peer = inProcessMcpPeer();
+    peer.tools.push({
+      name: 'add',
+      inputSchema: { type: 'object' },
+      outputSchema: {
+        type: 'object',
+        properties: { sum: { type: 'number' }, at: { type: 'string', format: 'date-time' } },
+        required: ['sum'],
+      },
+    });
+    const results = [
+      { sum: 3, at: '2026-12-06T10:00:00Z' },
+      { sum: 'three' },
+      { sum: 3, at: 'yesterday' },
+    ];
+    peer.callTool = async () => ({ content: [], structuredContent: results.shift() });
+    const connection = connectionTo(peer);
+    await connection.listTools();
+
+    const valid = await connection.callTool({ name: 'add', arguments: {} });
+    const wrongType = connection.callTool({ name: 'add', arguments: {} });
+    await expect(wrongType).rejects.toBeInstanceOf(McpRequestError);
+    await expect(wrongType).rejects.toThrow(/does not match.*#\/sum/);
+    await expect(connection.callTool({ name: 'add', arguments: {} })).rejects.toThrow(/#\/at/);
+    expect(valid.structuredContent).toEqual({ sum: 3, at: '2026-12-06T10:00:00Z' });
+    await connection.close();
+  });
+
   it('keeps one connection for its calls until it is closed', async () => {
     const peer = inProcessMcpPeer({ sessions: true });
     const connection = connectionTo(peer);
