@@ -25,6 +25,8 @@ const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN'];
 // Building a formatter costs far more than using one: they are kept, per zone (and locale).
 const partFormats = new Map<string, Intl.DateTimeFormat>();
 const nameFormats = new Map<string, Intl.DateTimeFormat>();
+/** Zone names already found, by zone, year and offset. */
+const zoneNames = new Map<string, string>();
 
 function partFormat(timeZone: string): Intl.DateTimeFormat {
   let format = partFormats.get(timeZone);
@@ -55,7 +57,41 @@ function nameFormat(locale: string, timeZone: string): Intl.DateTimeFormat {
 }
 
 /** The wall-clock fields of an instant in a zone, and the zone's offset (minutes east of UTC). */
-function zonedParts(epochMs: number, timeZone: string) {
+interface ZonedParts {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+  readonly microsecond: number;
+  readonly offsetMinutes: number;
+}
+
+/**
+ * The last minute each zone was asked about: a zone's offset changes only on a minute's
+ * boundary, so an instant within that minute differs from its start only in the seconds.
+ */
+const lastMinutes = new Map<string, { readonly start: number; readonly parts: ZonedParts }>();
+
+function zonedParts(epochMs: number, timeZone: string): ZonedParts {
+  const minuteStart = Math.floor(epochMs / 60_000) * 60_000;
+  const last = lastMinutes.get(timeZone);
+  if (last?.start === minuteStart) return withinMinute(last.parts, epochMs - minuteStart);
+  const parts = formattedParts(epochMs, timeZone);
+  // Zones with seconds in their offset (local mean time, before 1900) are left uncached.
+  if (parts.second === Math.floor((epochMs - minuteStart) / 1000)) {
+    lastMinutes.set(timeZone, { start: minuteStart, parts });
+  }
+  return parts;
+}
+
+function withinMinute(parts: ZonedParts, msIntoMinute: number): ZonedParts {
+  const second = Math.floor(msIntoMinute / 1000);
+  return { ...parts, second, microsecond: (msIntoMinute - second * 1000) * 1000 };
+}
+
+function formattedParts(epochMs: number, timeZone: string): ZonedParts {
   const format = partFormat(timeZone);
   const parts = Object.fromEntries(
     format.formatToParts(new Date(epochMs)).map((p) => [p.type, p.value]),
@@ -122,6 +158,18 @@ export class TemplateDateTime {
    * UTC offset the way the IANA data writes it for such zones (`+09`, `+0530`).
    */
   tzname(): string {
+    // A zone's name in a year follows from its offset then (standard or summer time).
+    const key = `${this.timeZone} ${this.year} ${this.offsetMinutes}`;
+    let name = zoneNames.get(key);
+    if (name === undefined) {
+      name = this.zoneName();
+      if (zoneNames.size >= 1_000) zoneNames.clear();
+      zoneNames.set(key, name);
+    }
+    return name;
+  }
+
+  private zoneName(): string {
     for (const locale of ABBREVIATION_LOCALES) {
       const name = nameFormat(locale, this.timeZone)
         .formatToParts(new Date(this.epochMs))

@@ -86,4 +86,32 @@ describe('TemplateDateTime', () => {
     expect(new TemplateDateTime(winter, 'Pacific/Marquesas').tzname()).toBe('-0930');
     expect(new TemplateDateTime(winter, 'Asia/Tokyo').strftime('%Z %z')).toBe('+09 +0900');
   });
+
+  it('follows a change of summer time within the minute it last computed and across it', () => {
+    // Europe/Berlin went to summer time at 01:00 UTC on 29 March 2026.
+    const change = Date.UTC(2026, 2, 29, 1);
+    const at = (ms: number) => {
+      const time = new TemplateDateTime(ms, 'Europe/Berlin');
+      return `${time.isoformat()} ${time.tzname()}`;
+    };
+    expect(
+      [change - 30_000, change - 500, change, change + 1_250, change + 59_999].map(at),
+    ).toEqual([
+      '2026-03-29T01:59:30+01:00 CET',
+      '2026-03-29T01:59:59.500000+01:00 CET',
+      '2026-03-29T03:00:00+02:00 CEST',
+      '2026-03-29T03:00:01.250000+02:00 CEST',
+      '2026-03-29T03:00:59.999000+02:00 CEST',
+    ]);
+    expect(at(change - 500)).toBe('2026-03-29T01:59:59.500000+01:00 CET');
+  });
+
+  it('keeps the seconds of an offset of local mean time, within one minute too', () => {
+    // Liberia kept a time 44 min 30 s west of Greenwich until 1972.
+    const instant = Date.UTC(1960, 5, 1, 12, 0, 10);
+    const times = [instant, instant + 20_000].map((ms) =>
+      new TemplateDateTime(ms, 'Africa/Monrovia').strftime('%H:%M:%S'),
+    );
+    expect(times).toEqual(['11:15:40', '11:16:00']);
+  });
 });
