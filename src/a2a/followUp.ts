@@ -25,7 +25,8 @@ export async function followUp(step: A2AStep, data: A2ARunData): Promise<A2AStep
     const phase = update.state === undefined ? undefined : phaseOf(update.state);
     const working = phase === 'working';
     // The question the message answers, notified again, says nothing new.
-    const asking = phase === 'input_required' && update.message?.id === data.asked;
+    const asking =
+      phase === 'input_required' && data.asked !== undefined && update.message?.id === data.asked;
     if (working || asking) {
       const said =
         working && update.message

@@ -181,6 +181,21 @@ describe('followUp', () => {
     });
   });
 
+  it('fetches the task after a notification of a question without words', async () => {
+    for (const asked of ['q-1', undefined]) {
+      const { step, calls } = stepWith(
+        { task_id: 't-1', state: TaskState.TASK_STATE_INPUT_REQUIRED },
+        task('TASK_STATE_INPUT_REQUIRED', 'Which colour?'),
+      );
+      const result = await followUp(step, run(asked ? { asked } : {}));
+      expect(calls, `asked ${asked}`).toEqual(['GetTask t-1']);
+      expect(result.next).toMatchObject({
+        type: 'done',
+        output: { status: 'input_required', responseMessage: 'Which colour?' },
+      });
+    }
+  });
+
   it('fetches the task after a notification that it ended, leaving the backoff where it was', async () => {
     const { step, calls } = stepWith(
       { task_id: 't-1', state: TaskState.TASK_STATE_COMPLETED },
