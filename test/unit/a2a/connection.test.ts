@@ -7,9 +7,13 @@ import {
   isTask,
 } from '../../../src/a2a/connection.js';
 import { A2ARequestError, A2AUnavailableError } from '../../../src/a2a/errors.js';
+import { grpcTransportFactory } from '../../../src/a2a/grpc.js';
 import type { A2ASubAgent } from '../../../src/assistant/index.js';
 import type { A2AConfiguration } from '../../../src/assistant/schemas/subAgent.js';
 import type { SecretStore } from '../../../src/runtime/index.js';
+
+// Spied on to see whether a connection loads gRPC; it still builds the real factory.
+vi.mock('../../../src/a2a/grpc.js', { spy: true });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -300,6 +304,49 @@ describe('A2AConnection', () => {
     expect(agent.cardFetches()).toBe(2);
   });
 
+  it('fetches the card again when an older fetch fails late, after a newer one failed too', async () => {
+    const time = clock();
+    let failOld: (error: Error) => void = () => {};
+    let cardAnswers = 0;
+    const agent = fakeAgent({
+      card: () => {
+        cardAnswers += 1;
+        if (cardAnswers === 2) return new Response('gone', { status: 404 });
+        if (cardAnswers > 2) return Response.json(legacyCard());
+        return new Promise<Response>((_resolve, reject) => {
+          failOld = reject;
+        });
+      },
+    });
+    const connection = new A2AConnection({
+      agent: subAgent(),
+      secrets: secrets({}),
+      fetch: agent.fetch,
+      now: time.now,
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const old = connection.card(live()).catch((e: unknown) => e);
+      await vi.waitFor(() => expect(agent.cardFetches()).toBe(1));
+      time.advance(5 * 60_000);
+      const newer = await connection.card(live()).catch((e: unknown) => e);
+
+      failOld(new Error('the old request broke'));
+      await old;
+      await new Promise((resolve) => setImmediate(resolve));
+      const card = await connection.card(live());
+
+      expect(newer).toBeInstanceOf(A2ARequestError);
+      expect(card.name).toBe('shop');
+      expect(agent.cardFetches()).toBe(3);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('stops waiting for the card when the job is aborted, with the job’s reason', async () => {
     const agent = fakeAgent({ card: () => new Promise<Response>(() => {}) });
     const connection = new A2AConnection({
@@ -571,6 +618,26 @@ describe('A2AConnection transports', () => {
     expect((await http.client(live())).transport.protocolName).toBe('HTTP+JSON');
     expect((await grpc.client(live())).transport.protocolName).toBe('GRPC');
   });
+  it('loads gRPC only for a card that offers nothing over HTTP', async () => {
+    const cases: [bindings: string[], loads: boolean][] = [
+      [['JSONRPC'], false],
+      [['GRPC', 'HTTP+JSON'], false],
+      [['GRPC', 'JSONRPC'], false],
+      [['GRPC'], true],
+    ];
+    for (const [bindings, loads] of cases) {
+      vi.mocked(grpcTransportFactory).mockClear();
+      const connection = new A2AConnection({
+        agent: subAgent({}, { kind: 'file', file: 'c.json', card: cardOffering(...bindings) }),
+        secrets: secrets({}),
+      });
+
+      await connection.client(live());
+
+      expect(vi.mocked(grpcTransportFactory).mock.calls.length > 0, bindings.join()).toBe(loads);
+    }
+  });
+
   it('speaks HTTP+JSON of A2A 0.3 to an agent whose 0.3 card prefers it', async () => {
     const agent = fakeAgent({
       card: () => Response.json({ ...legacyCard(), preferredTransport: 'HTTP+JSON' }),
