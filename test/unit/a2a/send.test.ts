@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { pushToken } from '../../../src/a2a/push.js';
 import { send } from '../../../src/a2a/send.js';
 import type { AgentInput } from '../../../src/assistant/index.js';
+import { JobDeadlineError } from '../../../src/runtime/index.js';
 import {
   callsOf,
   events,
@@ -115,6 +116,19 @@ describe('send', () => {
     expect(sentRequest(shop.calls).message?.metadata).toEqual({});
   });
 
+  it('sends no hook metadata when the project has no hooks at all', async () => {
+    const shop = scriptedA2AAgent(
+      { sendMessage: () => agentMessage('Here.') },
+      { configuration: { pre_call_hook: 'hooks.sign' } },
+    );
+    const { step } = stepWith(shop.agent, shop.fetch);
+
+    const result = await send(step, sentRun({ input: input() }), input(), {});
+
+    expect(sentRequest(shop.calls).message?.metadata).toEqual({});
+    expect(result.next).toMatchObject({ type: 'done', output: { status: 'completed' } });
+  });
+
   it('registers a push URL for the run when the card offers push, and the run waits for it', async () => {
     const shop = scriptedA2AAgent(
       { sendMessage: () => working() },
@@ -134,6 +148,8 @@ describe('send', () => {
       id: 'run-1',
       url: 'https://sb.example.com/a2a/push/alice/run-1',
       token: pushToken(KEY, 'alice', 'run-1'),
+      tenant: '',
+      taskId: '',
     });
     expect(result.data).toMatchObject({ push: true, taskId: 't-1', contextId: 'c-1' });
     expect(result.next).toEqual({ type: 'continue', delayMs: 60_000 });
@@ -169,6 +185,22 @@ describe('send', () => {
       expect(result.data.push).toBe(false);
       expect(result.next).toEqual({ type: 'continue', delayMs: 500 });
     }
+  });
+
+  it('sends once, with no push and no stream, to an agent whose card names no capabilities', async () => {
+    const shop = scriptedA2AAgent({ sendMessage: () => working() });
+    const { card } = shop.agent.agentCard as { card: Record<string, unknown> };
+    delete card.capabilities;
+    const { step } = stepWith(shop.agent, shop.fetch);
+
+    const result = await send(step, sentRun({ input: input() }), input(), {
+      pushKey: async () => KEY,
+      pushBaseUrl: () => 'https://local.example.com',
+    });
+
+    expect(sentRequest(shop.calls).configuration?.taskPushNotificationConfig).toBeUndefined();
+    expect(callsOf(shop.calls, 'sendMessageStream')).toEqual([]);
+    expect(result.data).toMatchObject({ push: false, taskId: 't-1' });
   });
 
   it('takes a question in the answer to a new message as the agent’s answer', async () => {
@@ -311,6 +343,40 @@ describe('send', () => {
       transient: true,
       message: 'A2A agent shop: the agent answered HTTP 503',
     });
+    expect(callsOf(shop.calls, 'sendMessage')).toEqual([]);
+  });
+
+  it('ends with the job’s own reason, sending nothing, when the job ends while the task it continues is read', async () => {
+    const controller = new AbortController();
+    const ended = new JobDeadlineError(60_000);
+    const shop = scriptedA2AAgent({
+      getTask: () => {
+        controller.abort(ended);
+        return new Promise<never>(() => {});
+      },
+      sendMessage: () => agentMessage('Noted.'),
+    });
+    // Like fetch: a request ends with its signal's reason.
+    const honouring: typeof fetch = (request, init) =>
+      new Promise((resolve, reject) => {
+        const signal = init?.signal;
+        if (signal?.aborted) return reject(signal.reason);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        shop.fetch(request, init).then(resolve, reject);
+      });
+    const { step } = stepWith(shop.agent, honouring, { signal: controller.signal });
+
+    const failure = await send(
+      step,
+      sentRun({ input: input() }),
+      input({ task_id: 't-1' }),
+      {},
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(failure).toBe(ended);
     expect(callsOf(shop.calls, 'sendMessage')).toEqual([]);
   });
 
