@@ -63,6 +63,10 @@ describe('grpcTransportFactory', () => {
     expect(speaksTls(cardOffering([]))).toBe(true);
   });
 
+  it('reads a scheme only at the start of a URL, not one further on that would leave a loopback host', () => {
+    expect(speaksTls(cardOffering([['GRPC', '127.0.0.1:5005x://1']]))).toBe(true);
+  });
+
   it('reads only the gRPC interfaces: an HTTP one on another host does not bring TLS', () => {
     const card = cardOffering([
       ['JSONRPC', 'https://shop.example/a2a'],
