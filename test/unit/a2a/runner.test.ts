@@ -425,9 +425,10 @@ describe('A2ARunner.cancel', () => {
     expect(agent.calls).toEqual([{ method: 'CancelTask', params: { id: 't-9' } }]);
   });
 
-  it('asks nothing when there is no task, or the agent is not an A2A agent', async () => {
+  it('asks nothing and logs nothing when there is no task, or the agent is not an A2A agent', async () => {
     const agent = fakeAgent(() => task('TASK_STATE_CANCELED'));
-    const runner = runnerOn(agent.fetch);
+    const { lines, logger } = logged();
+    const runner = runnerOn(agent.fetch, { logger });
     await runner.cancel(
       { agent: shop, conversationId: 'alice', data: waiting({ taskId: undefined }) },
       scope(),
@@ -435,6 +436,7 @@ describe('A2ARunner.cancel', () => {
     await runner.cancel({ agent: shop, conversationId: 'alice', session: {} }, scope());
     await runner.cancel({ agent: helper, conversationId: 'alice', data: waiting() }, scope());
     expect(agent.calls).toEqual([]);
+    expect(lines).toEqual([]);
   });
 
   it('warns, giving the reason, when the agent does not cancel', async () => {
