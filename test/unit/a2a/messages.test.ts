@@ -333,6 +333,23 @@ describe('outputs of what the agent says', () => {
     });
   });
 
+  it('passes over a part whose content it does not know, keeping the text and data of the others', () => {
+    const message = Message.fromJSON({
+      messageId: 'm',
+      role: 'ROLE_AGENT',
+      parts: [{}, { text: 'Here.' }, { data: { a: 1 } }],
+    });
+    expect(message.parts[0]?.content).toBeUndefined();
+
+    expect(outputOfMessage('in-1', message)).toStrictEqual({
+      id: 'in-1',
+      status: 'completed',
+      responseMessage: 'Here.',
+      structuredResults: [[{ a: 1 }]],
+      metadata: {},
+    });
+  });
+
   it('completes with the status message’s data after the artifacts’, and its text when they have none', () => {
     const output = outputOfTask(
       'in-1',
