@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  finish,
   MAX_POLL_DELAY_MS,
   onTask,
   stillAsking,
@@ -213,6 +214,31 @@ describe('onTask', () => {
       type: 'done',
       output: { status: 'input_required', responseMessage: 'Which size?' },
     });
+  });
+
+  it('waits on a task that shows no status yet, whether the message continues it or answers its question', async () => {
+    const { step } = stepAt(T0);
+    const task = taskOf({});
+    expect(task.status).toBeUndefined();
+
+    const continuing = await onTask(step, sentRun(), task, [], true);
+    const answering = await onTask(step, sentRun({ asked: 'q-0' }), task);
+
+    for (const result of [continuing, answering]) {
+      expect(result.next).toEqual({ type: 'continue', delayMs: 500 });
+      expect(result.messages).toEqual([]);
+    }
+  });
+});
+
+describe('finish', () => {
+  it('shows nothing before the answer when it is given nothing said', async () => {
+    const { step } = stepAt(T0);
+    const output = { id: 'run-1', status: 'completed' as const, responseMessage: 'Here.' };
+
+    const result = await finish(step, sentRun(), output);
+
+    expect(result).toEqual({ data: sentRun(), messages: [], next: { type: 'done', output } });
   });
 });
 
