@@ -91,6 +91,27 @@ describe('taskProgress', () => {
       ),
     ).toEqual([]);
   });
+
+  it('shows a status message the history does not hold yet, after the history’s new messages', () => {
+    const said = taskProgress(
+      run(),
+      task('TASK_STATE_WORKING', [user('ours'), agent('s1', 'One.')], agent('s2', 'Two.')),
+      false,
+    );
+    expect(texts(said)).toEqual(['One.', 'Two.']);
+    expect(said.run.shown).toEqual(['s1', 's2']);
+  });
+
+  it('shows the history’s new messages of a task that shows no status yet', () => {
+    const bare = Task.fromJSON({
+      id: 't-1',
+      contextId: 'c-1',
+      history: [user('ours'), agent('s1', 'One.')],
+    });
+    expect(bare.status).toBeUndefined();
+
+    expect(texts(taskProgress(run(), bare, false))).toEqual(['One.']);
+  });
 });
 
 describe('taskProgress, what it leaves out', () => {
