@@ -310,6 +310,46 @@ describe('resubscribe', () => {
     expect(result.messages).toEqual([]);
   });
 
+  it('answers with the task’s ids when a status update that asks comes before the task', async () => {
+    const { step } = await opened({
+      resubscribe: () => [
+        events.status({ state: 'TASK_STATE_INPUT_REQUIRED', message: said('q-1', 'Which size?') }),
+      ],
+    });
+
+    const result = await resubscribe(step, sentRun({ taskId: 't-1', waitingSince: T0 }));
+
+    expect(result.next).toEqual({
+      type: 'done',
+      output: {
+        id: 'run-1',
+        status: 'input_required',
+        responseMessage: 'Which size?',
+        metadata: { context_id: 'c-1', task_id: 't-1', question_id: 'q-1' },
+      },
+    });
+  });
+
+  it('reads on past a status update that carries no status', async () => {
+    const bare = {
+      payload: {
+        $case: 'statusUpdate',
+        value: { taskId: 't-1', contextId: 'c-1', status: undefined, metadata: undefined },
+      },
+    } as StreamResponse;
+    const { step } = await opened({
+      resubscribe: () => [bare, events.task(completed('A red bike.'))],
+    });
+
+    const result = await resubscribe(step, sentRun({ taskId: 't-1', waitingSince: T0 }));
+
+    expect(result.next).toMatchObject({
+      type: 'done',
+      output: { status: 'completed', responseMessage: 'A red bike.' },
+    });
+    expect(result.messages).toEqual([]);
+  });
+
   it('polls when the stream closes while the task works, even after the agent said something', async () => {
     const { step } = await opened({
       resubscribe: () => [
