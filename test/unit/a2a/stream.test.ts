@@ -6,6 +6,7 @@ import {
   STREAM_WINDOW_MS,
   sendStream,
 } from '../../../src/a2a/stream.js';
+import { JobDeadlineError } from '../../../src/runtime/index.js';
 import {
   callsOf,
   events,
@@ -518,6 +519,53 @@ describe('resubscribe', () => {
       name: 'A2AUnavailableError',
       message: 'A2A agent shop: the agent answered HTTP 503',
     });
+  });
+
+  it('stops with the job’s own error when the job runs out of time, not as the agent’s failure', async () => {
+    const job = new AbortController();
+    const shop = scriptedA2AAgent(
+      {
+        resubscribe: async function* () {
+          yield events.status({ state: 'TASK_STATE_WORKING', message: said('s-1', 'Checking.') });
+          job.abort(new JobDeadlineError(60_000));
+          await new Promise(() => {});
+        },
+      },
+      { streaming: true },
+    );
+    const { step } = stepWith(shop.agent, shop.fetch, { now: () => T0, signal: job.signal });
+
+    await expect(
+      resubscribe(step, sentRun({ taskId: 't-1', waitingSince: T0 })),
+    ).rejects.toMatchObject({
+      name: 'JobDeadlineError',
+      message: 'the job ran out of its 60000 ms budget',
+    });
+  });
+
+  it('stops with the job’s reason when the job is cancelled after the whole stream has arrived', async () => {
+    const job = new AbortController();
+    const shop = scriptedA2AAgent(
+      {
+        resubscribe: () => [
+          events.status({ state: 'TASK_STATE_WORKING', message: said('s-1', 'Checking.') }),
+        ],
+      },
+      { streaming: true },
+    );
+    // The stream is read to its end before the reader takes it up; the job is cancelled meanwhile.
+    const arrived: typeof fetch = async (input, init) => {
+      const response = await shop.fetch(input, init);
+      if (!response.headers.get('content-type')?.includes('text/event-stream')) return response;
+      const body = await response.text();
+      job.abort(new Error('the job was cancelled'));
+      return new Response(body, { headers: response.headers });
+    };
+    const { step } = stepWith(shop.agent, arrived, { now: () => T0, signal: job.signal });
+
+    await expect(resubscribe(step, sentRun({ taskId: 't-1', waitingSince: T0 }))).rejects.toThrow(
+      'the job was cancelled',
+    );
   });
 
   it('stops when the job is cancelled, with the job’s reason', async () => {
