@@ -57,4 +57,14 @@ describe('poll', () => {
       },
     });
   });
+
+  it('names no made-up task when the run holds no task id', async () => {
+    const shop = scriptedA2AAgent({ getTask: () => working });
+    const { step } = stepWith(shop.agent, shop.fetch, { now: () => T0 });
+
+    // A run continuing a task that the agent described without its id has none.
+    await poll(step, sentRun({ waitingSince: T0 }), true);
+
+    expect(callsOf(shop.calls, 'getTask')).toEqual([expect.objectContaining({ id: '' })]);
+  });
 });

@@ -489,6 +489,15 @@ describe('resubscribe', () => {
     expect(result.data.stream).toBe(false);
   });
 
+  it('names no made-up task when the run holds no task id', async () => {
+    const { shop, step } = await opened({ resubscribe: () => [events.task(completed('Done.'))] });
+
+    // A run continuing a task that the agent described without its id has none.
+    await resubscribe(step, sentRun({ waitingSince: T0 }));
+
+    expect(callsOf(shop.calls, 'resubscribe')).toEqual([expect.objectContaining({ id: '' })]);
+  });
+
   it('fetches the task instead when the agent refuses the subscription, and polls on', async () => {
     const { shop, step } = await opened({
       resubscribe: () => {
