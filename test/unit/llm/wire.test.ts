@@ -58,6 +58,17 @@ describe('postChatCompletion', () => {
     });
   });
 
+  it.each([
+    ['http://h/v1//', 'http://h/v1/chat/completions'],
+    ['https://api.example.com/v1', 'https://api.example.com/v1/chat/completions'],
+  ])('posts under the base %s', async (baseURL, url) => {
+    const calls = answering(() => Response.json({}));
+
+    await postChatCompletion({ baseURL, apiKey: 'k', body: {} });
+
+    expect(calls.map((call) => call.url)).toEqual([url]);
+  });
+
   it('asks for events when the body streams', async () => {
     const calls = answering(() => events('data: [DONE]\n\n'));
 
@@ -75,6 +86,13 @@ describe('postChatCompletion', () => {
     ['an error that is a string', { error: 'slow down' }, '429 slow down'],
     ['a message at the top', { message: 'busy' }, '429 busy'],
     ['an error object without a message', { error: { code: 7 } }, '429 {"error":{"code":7}}'],
+    [
+      'a message that is no string',
+      { error: { message: { why: 'quota' } } },
+      '429 {"why":"quota"}',
+    ],
+    ['an error of null beside a message', { error: null, message: 'busy' }, '429 busy'],
+    ['null', null, '429 null'],
   ])(
     'words an error status with %s in its body as the status and its message',
     async (_case, body, message) => {
@@ -93,12 +111,19 @@ describe('postChatCompletion', () => {
   it.each([
     ['no body', '', '502 status code (no body)'],
     ['a page that is not JSON', ' Bad gateway \n', '502 Bad gateway'],
+    ['only white space', ' \n', '502 status code (no body)'],
+    ['JSON with no message', ' {"detail":"down"}\n', '502 {"detail":"down"}'],
   ])('words an error status with %s', async (_case, text, message) => {
     answering(() => new Response(text, { status: 502 }));
 
     await expect(
       postChatCompletion({ baseURL: 'http://h', apiKey: 'k', body: {} }),
-    ).rejects.toMatchObject({ name: 'ChatHttpError', status: 502, message });
+    ).rejects.toMatchObject({
+      name: 'ChatHttpError',
+      code: 'LLM_HTTP_STATUS',
+      status: 502,
+      message,
+    });
   });
 
   it('reads events until [DONE], skipping comments and keeping each data whole', async () => {
@@ -111,6 +136,40 @@ describe('postChatCompletion', () => {
     const answer = await postChatCompletion({ baseURL: 'http://h', apiKey: 'k', body: {} });
 
     await expect(collect(answer.events())).resolves.toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('ends the events where the body ends, with or without [DONE]', async () => {
+    answering(
+      () => events('data: {"n":1}\n\n'),
+      () => new Response(null, { headers: { 'content-type': 'text/event-stream' } }),
+    );
+
+    const cut = await postChatCompletion({ baseURL: 'http://h', apiKey: 'k', body: {} });
+    const empty = await postChatCompletion({ baseURL: 'http://h', apiKey: 'k', body: {} });
+
+    await expect(collect(cut.events())).resolves.toEqual([{ n: 1 }]);
+    await expect(collect(empty.events())).resolves.toEqual([]);
+  });
+
+  it('lets go of the body when it stops reading before its end', async () => {
+    const cancelled: unknown[] = [];
+    const body = () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('data: [DONE]\n\ndata: {"n":1}\n\n'));
+          },
+          cancel(reason) {
+            cancelled.push(reason ?? 'cancelled');
+          },
+        }),
+      );
+    answering(body);
+
+    const answer = await postChatCompletion({ baseURL: 'http://h', apiKey: 'k', body: {} });
+
+    await expect(collect(answer.events())).resolves.toEqual([]);
+    expect(cancelled).toHaveLength(1);
   });
 
   it.each([
@@ -128,7 +187,25 @@ describe('postChatCompletion', () => {
 
     expect(seen).toEqual([{ n: 1 }]);
     expect(error).toBeInstanceOf(ChatStreamError);
-    expect(error).toMatchObject({ message });
+    expect(error).toMatchObject({ name: 'ChatStreamError', code: 'LLM_STREAM_ERROR', message });
+  });
+
+  it('words an error status whose body breaks off as one without a body', async () => {
+    answering(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.error(new Error('connection reset'));
+            },
+          }),
+          { status: 503 },
+        ),
+    );
+
+    await expect(
+      postChatCompletion({ baseURL: 'http://h', apiKey: 'k', body: {} }),
+    ).rejects.toMatchObject({ status: 503, message: '503 status code (no body)' });
   });
 
   it.each(['127.0.0.1:8000/v1', 'localhost:8000/v1', 'file:///v1'])(
@@ -200,6 +277,59 @@ describe('OpenAiChatModel over the wire', () => {
     expect(error).toBeInstanceOf(LlmRequestError);
     expect(error).toMatchObject({
       message: 'the LLM request to model m at h timed out: Request timed out.',
+      transient: true,
+    });
+  });
+
+  /** An answer whose body sends a part, then waits until the request's signal ends it. */
+  const stalling = ({ signal }: RequestInit) =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"choices":'));
+          signal?.addEventListener('abort', () => controller.error(signal.reason));
+        },
+      }),
+    );
+
+  it('rejects with the caller’s reason when the caller stops while the answer is read', async () => {
+    answering(stalling);
+    const stop = new AbortController();
+    const reason = new Error('the turn was cancelled');
+
+    const pending = model({ timeoutMs: 60_000 }).complete({ messages: HELLO, signal: stop.signal });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort(reason);
+
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  it('keeps what ended a request that timed out as the cause', async () => {
+    answering(stalling);
+
+    const error = await model({ timeoutMs: 20 })
+      .complete({ messages: HELLO })
+      .catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ message: expect.stringMatching(/timed out/) });
+    expect((error as Error).cause).toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('fails worth another try, as a lost connection, when an answer breaks off while it is read', async () => {
+    answering(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"choices":'));
+              controller.error(new TypeError('terminated'));
+            },
+          }),
+        ),
+    );
+
+    await expect(model().complete({ messages: HELLO })).rejects.toMatchObject({
+      message: 'the LLM request to model m at h failed: Connection error.',
       transient: true,
     });
   });
