@@ -4,7 +4,7 @@ import {
   isTransientStatus,
   parseRetryAfter,
   redact,
-  timeoutSignal,
+  timedSignal,
   WireError,
   type WireErrorOptions,
 } from '../resilience/index.js';
@@ -135,25 +135,19 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
       return answerOf(message?.content ?? '', toolCallsOf(message?.tool_calls ?? []), parsed.usage);
     }
     const onTextDelta = request.onTextDelta;
-    // The timer runs until the stream ends; whether the caller aborted is checked first.
-    const left = this.timeoutUntil(request.deadline);
-    const timed = left !== undefined && left > 0;
-    const signal = timed ? timeoutSignal(left, request.signal) : request.signal;
+    // The request's timer runs until the stream ends; whether the caller aborted is checked first.
+    const answer = await this.send(
+      { ...body, stream: true, stream_options: { include_usage: true } },
+      request,
+    );
     const stopped = () => {
       if (request.signal?.aborted) throw request.signal.reason;
-      if (timed && signal?.aborted) {
+      if (answer.timedOut()) {
         throw new LlmRequestError(`${this.describe()} timed out while streaming its answer`, {
           transient: true,
         });
       }
     };
-    const answer = await this.send(
-      { ...body, stream: true, stream_options: { include_usage: true } },
-      { ...request, ...(signal ? { signal } : {}) },
-    ).catch((error: unknown) => {
-      stopped();
-      throw error;
-    });
     let content = '';
     const calls: { id?: string; name?: string; arguments: string }[] = [];
     let usage: z.infer<typeof WireUsage>;
@@ -182,6 +176,8 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
         cause: error,
         transient: true,
       });
+    } finally {
+      answer.dispose();
     }
     stopped();
     return answerOf(
@@ -191,11 +187,14 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
     );
   }
 
-  /** Sends one request within the caller's deadline and signal; errors become `LlmRequestError`. */
+  /**
+   * Sends one request within the caller's deadline and signal; errors become `LlmRequestError`.
+   * The request's timer runs until the answer is disposed of: it covers reading the answer too.
+   */
   private async send(
     body: Record<string, unknown>,
     request: { readonly signal?: AbortSignal; readonly deadline?: number },
-  ): Promise<ChatAnswer> {
+  ): Promise<ChatAnswer & { dispose(): void }> {
     const { model, maxTokens, temperature, extra } = this.settings;
     const timeout = this.timeoutUntil(request.deadline);
     if (timeout !== undefined && timeout <= 0) {
@@ -203,9 +202,10 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
         transient: true,
       });
     }
-    const signal = timeout !== undefined ? timeoutSignal(timeout, request.signal) : request.signal;
+    const timer = timeout === undefined ? undefined : timedSignal(timeout, request.signal);
+    const signal = timer?.signal ?? request.signal;
     try {
-      return await postChatCompletion({
+      const answer = await postChatCompletion({
         baseURL: this.baseURL,
         apiKey: this.settings.apiKey,
         body: {
@@ -217,7 +217,9 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
         },
         ...(signal ? { signal } : {}),
       });
+      return { ...answer, dispose: () => timer?.dispose() };
     } catch (error) {
+      timer?.dispose();
       // Like fetch: an aborted call rejects with the signal's reason (a timeout's, a shutdown's).
       if (request.signal?.aborted) throw request.signal.reason;
       throw this.requestError(error, signal?.aborted === true);
@@ -241,6 +243,8 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
         });
       }
       throw this.requestError(error, answer.timedOut());
+    } finally {
+      answer.dispose();
     }
   }
 

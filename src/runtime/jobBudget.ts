@@ -3,7 +3,7 @@
  * agents) against an earlier one, so that a slow peer ends in a result the job can still commit
  * (a retry later, an error the flow answers) instead of a job that dies and is delivered again.
  */
-import { SwitchboardError } from '../resilience/index.js';
+import { SwitchboardError, timedSignal } from '../resilience/index.js';
 
 /**
  * What a worker gives one job by default: a Lambda worker's 60 s timeout less the 5 s it keeps
@@ -35,24 +35,8 @@ export interface JobScope {
  * of piling up on a long-lived signal.
  */
 export function jobScope(budgetMs: number, now: number, parent?: AbortSignal): JobScope {
-  const controller = new AbortController();
-  const deadline = now + budgetMs;
-  const timer = setTimeout(
-    () => controller.abort(new JobDeadlineError(budgetMs)),
-    Math.max(0, budgetMs),
-  );
-  const onStop = () => controller.abort(parent?.reason);
-  if (parent?.aborted) onStop();
-  else parent?.addEventListener('abort', onStop, { once: true });
-  return {
-    signal: controller.signal,
-    deadline,
-    abort: (reason) => controller.abort(reason),
-    dispose: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onStop);
-    },
-  };
+  const timed = timedSignal(budgetMs, parent, () => new JobDeadlineError(budgetMs));
+  return { ...timed, deadline: now + budgetMs };
 }
 
 /**

@@ -334,6 +334,30 @@ describe('OpenAiChatModel over the wire', () => {
     });
   });
 
+  it.each([
+    ['an answer', false, () => Response.json({ choices: [{ message: { content: 'ok' } }] })],
+    ['a refusal', false, () => Response.json({ error: { message: 'no' } }, { status: 400 })],
+    [
+      'a stream',
+      true,
+      () => events('data: {"choices":[{"delta":{"content":"ok"}}]}\n\ndata: [DONE]\n\n'),
+    ],
+  ])('leaves no timer behind once %s is read', async (_case, streamed, respond) => {
+    vi.useFakeTimers();
+    try {
+      answering(respond);
+      const asked = model({ timeoutMs: 60_000 });
+
+      await asked
+        .chat({ messages: HELLO, ...(streamed ? { onTextDelta: () => {} } : {}) })
+        .catch(() => undefined);
+
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('fails worth another try when the connection fails', async () => {
     answering(() => {
       throw new TypeError('fetch failed', { cause: new Error('ECONNRESET') });
