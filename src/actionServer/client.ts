@@ -12,7 +12,7 @@ import {
   redact,
   retryWait,
   sleep,
-  timeoutSignal,
+  timedSignal,
 } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { ActionAnswer } from './answer.js';
@@ -98,56 +98,62 @@ export class ActionServerClient {
           `no time was left in the job to call the action server at ${this.address}`,
         );
       }
-      const signal = requestSignal(call.signal, timeoutMs);
-      let response: Response;
+      // The timer ends with the try: a long timeout leaves nothing running after the answer.
+      const timed = timedSignal(timeoutMs, call.signal);
       try {
-        response = await this.fetch(url, { ...init, signal });
-      } catch (error) {
-        const failure = this.failure(error, call, timeoutMs);
-        // Only a failed connection is tried again here: after a timeout the action may still run.
-        const connectionFailed = error instanceof TypeError;
-        if (!connectionFailed || !(await this.backOff(failures, call))) {
+        const signal = timed.signal;
+        let response: Response;
+        try {
+          response = await this.fetch(url, { ...init, signal });
+        } catch (error) {
+          const failure = this.failure(error, call, timeoutMs);
+          // Only a failed connection is tried again here: after a timeout the action may still run.
+          const connectionFailed = error instanceof TypeError;
+          if (!connectionFailed || !(await this.backOff(failures, call))) {
+            throw failure;
+          }
+          continue;
+        }
+        const { status } = response;
+        if (status >= 200 && status < 300) {
+          return { kind: 'answer', answer: await this.readAnswer(response, call, timeoutMs) };
+        }
+        if (status === 400)
+          return {
+            kind: 'rejected',
+            reason: await rejectionOf(response, MAX_ANSWER_BYTES, (text) => redact(text, [token])),
+          };
+        await response.body?.cancel().catch(() => undefined);
+        if (status === 449) return { kind: 'domain-missing' };
+        if (status === 404) {
+          throw new ActionServerError(
+            `the action server at ${this.address} has no action ${actionName} (HTTP 404)`,
+            status,
+          );
+        }
+        if (status >= 300 && status < 400) {
+          throw new ActionServerError(
+            `the action server at ${this.address} redirected the call (HTTP ${status}); set action_endpoint.url to the address that answers`,
+            status,
+          );
+        }
+        if (!RETRIED_STATUSES.has(status)) {
+          const raised = status === 500 ? ' (the action raised an error on the server)' : '';
+          throw new ActionServerError(
+            `the action server at ${this.address} answered HTTP ${status}${raised}`,
+            status,
+          );
+        }
+        const asked = parseRetryAfter(response.headers);
+        const failure = new ActionServerUnavailableError(
+          `the action server at ${this.address} answered HTTP ${status}`,
+          asked,
+        );
+        if ((asked ?? 0) > MAX_INLINE_WAIT_MS || !(await this.backOff(failures, call, asked))) {
           throw failure;
         }
-        continue;
-      }
-      const { status } = response;
-      if (status >= 200 && status < 300) {
-        return { kind: 'answer', answer: await this.readAnswer(response, call, timeoutMs) };
-      }
-      if (status === 400)
-        return {
-          kind: 'rejected',
-          reason: await rejectionOf(response, MAX_ANSWER_BYTES, (text) => redact(text, [token])),
-        };
-      await response.body?.cancel().catch(() => undefined);
-      if (status === 449) return { kind: 'domain-missing' };
-      if (status === 404) {
-        throw new ActionServerError(
-          `the action server at ${this.address} has no action ${actionName} (HTTP 404)`,
-          status,
-        );
-      }
-      if (status >= 300 && status < 400) {
-        throw new ActionServerError(
-          `the action server at ${this.address} redirected the call (HTTP ${status}); set action_endpoint.url to the address that answers`,
-          status,
-        );
-      }
-      if (!RETRIED_STATUSES.has(status)) {
-        const raised = status === 500 ? ' (the action raised an error on the server)' : '';
-        throw new ActionServerError(
-          `the action server at ${this.address} answered HTTP ${status}${raised}`,
-          status,
-        );
-      }
-      const asked = parseRetryAfter(response.headers);
-      const failure = new ActionServerUnavailableError(
-        `the action server at ${this.address} answered HTTP ${status}`,
-        asked,
-      );
-      if ((asked ?? 0) > MAX_INLINE_WAIT_MS || !(await this.backOff(failures, call, asked))) {
-        throw failure;
+      } finally {
+        timed.dispose();
       }
     }
   }
@@ -243,11 +249,6 @@ export class ActionServerClient {
       { cause: error },
     );
   }
-}
-
-/** A signal that aborts with the job's, or after `timeoutMs`. */
-function requestSignal(job: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  return timeoutSignal(timeoutMs, job);
 }
 
 function formatSeconds(ms: number): string {

@@ -201,6 +201,19 @@ describe('a call to the action server', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it.each([
+    ['an answer', () => json(200, { events: [] })],
+    ['a refusal', () => json(404, {})],
+  ])('leaves no timer behind once it has %s', async (_case, reply) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { fetchFn } = scriptedFetch([reply()]);
+    const actions = actionServerActions({ assistant: await bank(), secrets, fetch: fetchFn });
+
+    await actions.run('action_check_balance', actionContext()).catch(() => undefined);
+
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('waits before trying again as long as the random number it is given stretches the backoff', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { fetchFn, requests } = scriptedFetch([json(503, {})]);
