@@ -118,11 +118,11 @@ export interface HandlerBuildOptions {
  */
 export function buildHandler(handler: HandlerName, options: HandlerBuildOptions): Metafile {
   const result = buildSync({
-    ...esbuildOptions(options.tracing === true),
+    ...esbuildOptions(
+      options.tracing === true,
+      options.registryFile ? { [BUNDLE_IMPORT]: options.registryFile } : {},
+    ),
     entryPoints: { index: path.join(REPO_ROOT, 'functions', HANDLERS[handler].entry) },
-    ...(options.registryFile
-      ? { alias: { ...LEFT_OUT, [BUNDLE_IMPORT]: options.registryFile } }
-      : {}),
     outdir: options.outDir,
     ...(HANDLERS[handler].split ? { splitting: true, chunkNames: 'chunks/[name]-[hash]' } : {}),
     outExtension: { '.js': '.mjs' },
@@ -220,10 +220,16 @@ export function overBudget(report: BundleReport, shown = 8): string | undefined 
   return `the ${report.handler} bundle is ${kb(report.bytes)}, over its budget of ${kb(report.budgetBytes)} (reference ${kb(report.referenceBytes)} + ${kb(HANDLERS[report.handler].allowanceBytes)}); its biggest inputs: ${biggest}`;
 }
 
-/** The esbuild options every handler bundle (and its reference) is built with. */
-export function esbuildOptions(tracing: boolean): BuildOptions {
+/**
+ * The esbuild options every handler bundle (and its reference) is built with; `alias` adds import
+ * names to those that resolve elsewhere.
+ */
+export function esbuildOptions(
+  tracing: boolean,
+  alias: Readonly<Record<string, string>> = {},
+): BuildOptions {
   return {
-    alias: LEFT_OUT,
+    alias: { ...LEFT_OUT, ...alias },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -37,6 +37,8 @@ export const MAX_ANSWER_BYTES = 1_000_000;
  * the Rasa SDK answers when the action itself raised, which a second call would repeat.
  */
 const RETRIED_STATUSES = new Set([408, 429, 502, 503, 504]);
+/** What a try gives when the call is to be tried again. */
+const AGAIN = Symbol('again');
 
 /** What the server answered to one call. */
 export type ServerReply =
@@ -100,62 +102,75 @@ export class ActionServerClient {
       }
       // The timer ends with the try: a long timeout leaves nothing running after the answer.
       const timed = timedSignal(timeoutMs, call.signal);
-      try {
-        const signal = timed.signal;
-        let response: Response;
-        try {
-          response = await this.fetch(url, { ...init, signal });
-        } catch (error) {
-          const failure = this.failure(error, call, timeoutMs);
-          // Only a failed connection is tried again here: after a timeout the action may still run.
-          const connectionFailed = error instanceof TypeError;
-          if (!connectionFailed || !(await this.backOff(failures, call))) {
-            throw failure;
-          }
-          continue;
-        }
-        const { status } = response;
-        if (status >= 200 && status < 300) {
-          return { kind: 'answer', answer: await this.readAnswer(response, call, timeoutMs) };
-        }
-        if (status === 400)
-          return {
-            kind: 'rejected',
-            reason: await rejectionOf(response, MAX_ANSWER_BYTES, (text) => redact(text, [token])),
-          };
-        await response.body?.cancel().catch(() => undefined);
-        if (status === 449) return { kind: 'domain-missing' };
-        if (status === 404) {
-          throw new ActionServerError(
-            `the action server at ${this.address} has no action ${actionName} (HTTP 404)`,
-            status,
-          );
-        }
-        if (status >= 300 && status < 400) {
-          throw new ActionServerError(
-            `the action server at ${this.address} redirected the call (HTTP ${status}); set action_endpoint.url to the address that answers`,
-            status,
-          );
-        }
-        if (!RETRIED_STATUSES.has(status)) {
-          const raised = status === 500 ? ' (the action raised an error on the server)' : '';
-          throw new ActionServerError(
-            `the action server at ${this.address} answered HTTP ${status}${raised}`,
-            status,
-          );
-        }
-        const asked = parseRetryAfter(response.headers);
-        const failure = new ActionServerUnavailableError(
-          `the action server at ${this.address} answered HTTP ${status}`,
-          asked,
-        );
-        if ((asked ?? 0) > MAX_INLINE_WAIT_MS || !(await this.backOff(failures, call, asked))) {
-          throw failure;
-        }
-      } finally {
-        timed.dispose();
-      }
+      const reply = await this.attempt(actionName, token, call, failures, timeoutMs, {
+        ...init,
+        url,
+        signal: timed.signal,
+      }).finally(() => timed.dispose());
+      if (reply !== AGAIN) return reply;
     }
+  }
+
+  /** One try of a call: the server's reply, or `AGAIN` once the wait before the next try is over. */
+  private async attempt(
+    actionName: string,
+    token: string | undefined,
+    call: CallOptions,
+    failures: number,
+    timeoutMs: number,
+    { url, ...init }: RequestInit & { url: string },
+  ): Promise<ServerReply | typeof AGAIN> {
+    let response: Response;
+    try {
+      response = await this.fetch(url, init);
+    } catch (error) {
+      const failure = this.failure(error, call, timeoutMs);
+      // Only a failed connection is tried again here: after a timeout the action may still run.
+      const connectionFailed = error instanceof TypeError;
+      if (!connectionFailed || !(await this.backOff(failures, call))) {
+        throw failure;
+      }
+      return AGAIN;
+    }
+    const { status } = response;
+    if (status >= 200 && status < 300) {
+      return { kind: 'answer', answer: await this.readAnswer(response, call, timeoutMs) };
+    }
+    if (status === 400)
+      return {
+        kind: 'rejected',
+        reason: await rejectionOf(response, MAX_ANSWER_BYTES, (text) => redact(text, [token])),
+      };
+    await response.body?.cancel().catch(() => undefined);
+    if (status === 449) return { kind: 'domain-missing' };
+    if (status === 404) {
+      throw new ActionServerError(
+        `the action server at ${this.address} has no action ${actionName} (HTTP 404)`,
+        status,
+      );
+    }
+    if (status >= 300 && status < 400) {
+      throw new ActionServerError(
+        `the action server at ${this.address} redirected the call (HTTP ${status}); set action_endpoint.url to the address that answers`,
+        status,
+      );
+    }
+    if (!RETRIED_STATUSES.has(status)) {
+      const raised = status === 500 ? ' (the action raised an error on the server)' : '';
+      throw new ActionServerError(
+        `the action server at ${this.address} answered HTTP ${status}${raised}`,
+        status,
+      );
+    }
+    const asked = parseRetryAfter(response.headers);
+    const failure = new ActionServerUnavailableError(
+      `the action server at ${this.address} answered HTTP ${status}`,
+      asked,
+    );
+    if ((asked ?? 0) > MAX_INLINE_WAIT_MS || !(await this.backOff(failures, call, asked))) {
+      throw failure;
+    }
+    return AGAIN;
   }
 
   /** The webhook's URL with the token as Rasa sends it, resolved now and never kept. */

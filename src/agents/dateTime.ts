@@ -57,16 +57,7 @@ function nameFormat(locale: string, timeZone: string): Intl.DateTimeFormat {
 }
 
 /** The wall-clock fields of an instant in a zone, and the zone's offset (minutes east of UTC). */
-interface ZonedParts {
-  readonly year: number;
-  readonly month: number;
-  readonly day: number;
-  readonly hour: number;
-  readonly minute: number;
-  readonly second: number;
-  readonly microsecond: number;
-  readonly offsetMinutes: number;
-}
+type ZonedParts = ReturnType<typeof formattedParts>;
 
 /**
  * The last minute each zone was asked about: a zone's offset changes only on a minute's
@@ -91,7 +82,7 @@ function withinMinute(parts: ZonedParts, msIntoMinute: number): ZonedParts {
   return { ...parts, second, microsecond: (msIntoMinute - second * 1000) * 1000 };
 }
 
-function formattedParts(epochMs: number, timeZone: string): ZonedParts {
+function formattedParts(epochMs: number, timeZone: string) {
   const format = partFormat(timeZone);
   const parts = Object.fromEntries(
     format.formatToParts(new Date(epochMs)).map((p) => [p.type, p.value]),

@@ -189,12 +189,13 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
 
   /**
    * Sends one request within the caller's deadline and signal; errors become `LlmRequestError`.
-   * The request's timer runs until the answer is disposed of: it covers reading the answer too.
+   * The request's timer runs until the answer is disposed of: it covers reading the answer too,
+   * and `timedOut` tells whether it ran out.
    */
   private async send(
     body: Record<string, unknown>,
     request: { readonly signal?: AbortSignal; readonly deadline?: number },
-  ): Promise<ChatAnswer & { dispose(): void }> {
+  ): Promise<ChatAnswer & { timedOut(): boolean; dispose(): void }> {
     const { model, maxTokens, temperature, extra } = this.settings;
     const timeout = this.timeoutUntil(request.deadline);
     if (timeout !== undefined && timeout <= 0) {
@@ -217,12 +218,16 @@ export class OpenAiChatModel implements LlmPort, ToolChatPort {
         },
         ...(signal ? { signal } : {}),
       });
-      return { ...answer, dispose: () => timer?.dispose() };
+      return {
+        ...answer,
+        timedOut: () => timer?.signal.aborted === true,
+        dispose: () => timer?.dispose(),
+      };
     } catch (error) {
       timer?.dispose();
       // Like fetch: an aborted call rejects with the signal's reason (a timeout's, a shutdown's).
       if (request.signal?.aborted) throw request.signal.reason;
-      throw this.requestError(error, signal?.aborted === true);
+      throw this.requestError(error, timer?.signal.aborted === true);
     }
   }
 

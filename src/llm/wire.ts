@@ -37,8 +37,6 @@ export interface ChatAnswer {
   json(): Promise<unknown>;
   /** The data of each event, parsed, until `[DONE]` or the end of the body. */
   events(): AsyncIterable<unknown>;
-  /** Whether the request's signal fired, for telling a timeout from a lost connection. */
-  timedOut(): boolean;
 }
 
 export interface ChatRequest {
@@ -75,11 +73,9 @@ export async function postChatCompletion(request: ChatRequest): Promise<ChatAnsw
       response.headers,
     );
   }
-  const timedOut = () => request.signal?.aborted === true;
   return {
     json: async () => JSON.parse(await response.text()) as unknown,
     events: () => eventsOf(response),
-    timedOut,
   };
 }
 

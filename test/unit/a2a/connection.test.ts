@@ -188,6 +188,25 @@ function oauthConnection(agent: ReturnType<typeof fakeAgent>, now?: () => number
   });
 }
 
+/**
+ * An agent whose first card fetch hangs until `failFirst` fails it; later fetches (counted from
+ * 2) get `later`'s answer.
+ */
+function firstCardHeld(later: (answer: number) => Response) {
+  let failFirst: (error: Error) => void = () => {};
+  let answers = 0;
+  const agent = fakeAgent({
+    card: () => {
+      answers += 1;
+      if (answers > 1) return later(answers);
+      return new Promise<Response>((_resolve, reject) => {
+        failFirst = reject;
+      });
+    },
+  });
+  return { agent, failFirst: (error: Error) => failFirst(error) };
+}
+
 const live = () => ({ signal: new AbortController().signal });
 
 /** A clock the test moves by hand. */
@@ -275,17 +294,8 @@ describe('A2AConnection', () => {
 
   it('keeps a newer card when an older fetch of it fails late', async () => {
     const time = clock();
-    let failOld: (error: Error) => void = () => {};
-    let cardAnswers = 0;
-    const agent = fakeAgent({
-      card: () => {
-        cardAnswers += 1;
-        if (cardAnswers > 1) return Response.json(legacyCard());
-        return new Promise<Response>((_resolve, reject) => {
-          failOld = reject;
-        });
-      },
-    });
+    const held = firstCardHeld(() => Response.json(legacyCard()));
+    const { agent } = held;
     const connection = new A2AConnection({
       agent: subAgent(),
       secrets: secrets({}),
@@ -297,7 +307,7 @@ describe('A2AConnection', () => {
     time.advance(5 * 60_000);
     await connection.card(live());
 
-    failOld(new Error('the old request broke'));
+    held.failFirst(new Error('the old request broke'));
     await old;
     await connection.card(live());
 
@@ -306,18 +316,10 @@ describe('A2AConnection', () => {
 
   it('fetches the card again when an older fetch fails late, after a newer one failed too', async () => {
     const time = clock();
-    let failOld: (error: Error) => void = () => {};
-    let cardAnswers = 0;
-    const agent = fakeAgent({
-      card: () => {
-        cardAnswers += 1;
-        if (cardAnswers === 2) return new Response('gone', { status: 404 });
-        if (cardAnswers > 2) return Response.json(legacyCard());
-        return new Promise<Response>((_resolve, reject) => {
-          failOld = reject;
-        });
-      },
-    });
+    const held = firstCardHeld((answer) =>
+      answer === 2 ? new Response('gone', { status: 404 }) : Response.json(legacyCard()),
+    );
+    const { agent } = held;
     const connection = new A2AConnection({
       agent: subAgent(),
       secrets: secrets({}),
@@ -333,7 +335,7 @@ describe('A2AConnection', () => {
       time.advance(5 * 60_000);
       const newer = await connection.card(live()).catch((e: unknown) => e);
 
-      failOld(new Error('the old request broke'));
+      held.failFirst(new Error('the old request broke'));
       await old;
       await new Promise((resolve) => setImmediate(resolve));
       const card = await connection.card(live());
