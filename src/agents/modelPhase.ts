@@ -4,6 +4,7 @@
  */
 import type { BotMessage } from '../dialogue/index.js';
 import type { ToolChatMessage, ToolChatPort, ToolDefinition } from '../llm/index.js';
+import type { AgentTool } from '../mcp/index.js';
 import { SwitchboardError } from '../resilience/index.js';
 import { exitSlots, SET_SLOT_PREFIX, setSlotTool, TASK_COMPLETED } from './builtinTools.js';
 import { historyMessages } from './history.js';
@@ -111,18 +112,9 @@ async function offeredTools(step: StepState): Promise<OfferedTools> {
     ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
     maxRetries: step.config.configuration.max_retries,
   });
-  const readOnly = new Set<string>();
-  const definitions: ToolDefinition[] = mcp.map((tool) => {
-    if (tool.readOnly) readOnly.add(tool.name);
-    return {
-      type: 'function',
-      function: {
-        name: tool.name,
-        ...(tool.description ? { description: tool.description } : {}),
-        parameters: tool.inputSchema,
-      },
-    };
-  });
+  const offered = mcpDefinitions(mcp);
+  const readOnly = new Set<string>(offered.readOnly);
+  const definitions = [...offered.definitions];
   for (const custom of step.agent.getCustomToolDefinitions()) {
     definitions.push({ type: custom.type, function: custom.function });
     // A custom tool shadows an MCP tool of the same name (see `runToolCall`).
@@ -139,6 +131,31 @@ async function offeredTools(step: StepState): Promise<OfferedTools> {
     }
   }
   return { definitions, readOnly };
+}
+
+/** The model's view of each MCP tool list, kept while the list is (the list is cached). */
+const mcpViews = new WeakMap<
+  readonly AgentTool[],
+  { definitions: ToolDefinition[]; readOnly: string[] }
+>();
+
+function mcpDefinitions(tools: readonly AgentTool[]) {
+  let view = mcpViews.get(tools);
+  if (!view) {
+    view = {
+      definitions: tools.map((tool) => ({
+        type: 'function',
+        function: {
+          name: tool.name,
+          ...(tool.description ? { description: tool.description } : {}),
+          parameters: tool.inputSchema,
+        },
+      })),
+      readOnly: tools.filter((tool) => tool.readOnly).map((tool) => tool.name),
+    };
+    mcpViews.set(tools, view);
+  }
+  return view;
 }
 
 /** The system prompt, then the recent conversation. */

@@ -6,6 +6,7 @@ import { AgentSlotEvent, BUILTIN_SLOTS, conditionHolds } from '../assistant/inde
 import { coerceSlotValue } from '../dialogue/index.js';
 import type { ToolChatMessage } from '../llm/index.js';
 import type { AgentStepResult, AgentToolResult } from './protocol.js';
+import { McpBaseAgent } from './reactAgent.js';
 import type { StepState } from './stepState.js';
 import { runToolCall } from './toolCall.js';
 
@@ -34,7 +35,10 @@ export async function runTools(step: StepState): Promise<AgentStepResult> {
     ],
   };
   delete step.data.pending;
-  applyHookEvents(step, await step.agent.processToolOutput(current, cumulative(step, current)));
+  // The default hook sets nothing: the run's results are gathered only for a hook of the user's.
+  if (step.agent.processToolOutput !== McpBaseAgent.prototype.processToolOutput) {
+    applyHookEvents(step, await step.agent.processToolOutput(current, cumulative(step, current)));
+  }
 
   if (step.agent.kind === 'task' && exitConditionsHold(step)) {
     return { messages: [], output: step.output('completed', {}) };

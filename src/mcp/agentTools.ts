@@ -54,20 +54,34 @@ export class McpAgentTools {
     private readonly connections: readonly McpConnection[],
   ) {}
 
-  /** The tools the agent's model sees. A tool name two servers offer goes to the first. */
-  async list(options: McpCallOptions = {}): Promise<AgentTool[]> {
-    const tools = new Map<string, AgentTool>();
+  /** The servers' lists the last answer of `list` was made of, and that answer. */
+  private last:
+    | { readonly from: readonly (readonly McpTool[])[]; readonly tools: AgentTool[] }
+    | undefined;
+
+  /**
+   * The tools the agent's model sees. A tool name two servers offer goes to the first. While
+   * the servers' cached lists stay the same, so does the answer (the same array: do not change it).
+   */
+  async list(options: McpCallOptions = {}): Promise<readonly AgentTool[]> {
+    const from: (readonly McpTool[])[] = [];
     for (const connection of this.connections) {
+      from.push(await this.gateway.connection(connection.name).listTools(options));
+    }
+    const last = this.last;
+    if (last && from.every((listed, i) => listed === last.from[i])) return last.tools;
+    const tools = new Map<string, AgentTool>();
+    this.connections.forEach((connection, i) => {
       const server = this.gateway.connection(connection.name);
-      const listed = await server.listTools(options);
-      for (const tool of listed) {
+      for (const tool of from[i] ?? []) {
         if (offersTool(connection, tool.name) && !tools.has(tool.name)) {
           const readOnly = isReadOnlyTool(server.server, tool);
           tools.set(tool.name, { ...tool, serverName: connection.name, readOnly });
         }
       }
-    }
-    return [...tools.values()];
+    });
+    this.last = { from, tools: [...tools.values()] };
+    return this.last.tools;
   }
 
   async call(call: AgentToolCall, options: McpCallOptions = {}): Promise<AgentToolOutcome> {

@@ -12,7 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js';
 import type { McpServer } from '../assistant/index.js';
-import { retryWait, sleep, within } from '../resilience/index.js';
+import { linkedSignal, retryWait, sleep, within } from '../resilience/index.js';
 import type { ServerAuth } from './auth.js';
 import type {
   McpCallOptions,
@@ -57,6 +57,8 @@ type TransportKind = 'streamable-http' | 'sse';
 
 export class ServerConnection implements McpClient {
   private connected: Promise<Client> | undefined;
+  /** The client `connected` resolved to, once it has: requests then use it without waiting. */
+  private ready: { readonly from: Promise<Client>; readonly client: Client } | undefined;
   private kind: TransportKind | undefined;
   private tools: { list: readonly McpTool[]; expiresAt: number } | undefined;
   /** Bumped when the server says its tools changed, so a listing in flight is not cached. */
@@ -93,7 +95,9 @@ export class ServerConnection implements McpClient {
       const tools: McpTool[] = [];
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, this.limits(options));
+        const page = await this.limited(options, (limits) =>
+          client.listTools(cursor ? { cursor } : undefined, limits),
+        );
         for (const tool of page.tools) {
           tools.push({
             name: tool.name,
@@ -116,14 +120,16 @@ export class ServerConnection implements McpClient {
 
   async callTool(request: McpToolRequest, options: McpCallOptions = {}): Promise<McpCallResult> {
     const result = await this.withClient(options, async (client) => {
-      const answer = await client.callTool(
-        {
-          name: request.name,
-          arguments: { ...request.arguments },
-          ...(request.meta ? { _meta: { ...request.meta } } : {}),
-        },
-        undefined,
-        this.limits(options),
+      const answer = await this.limited(options, (limits) =>
+        client.callTool(
+          {
+            name: request.name,
+            arguments: { ...request.arguments },
+            ...(request.meta ? { _meta: { ...request.meta } } : {}),
+          },
+          undefined,
+          limits,
+        ),
       );
       return {
         isError: answer.isError === true,
@@ -192,6 +198,7 @@ export class ServerConnection implements McpClient {
    * its own signal and deadline and retries after its own failures, `maxRetries` times.
    */
   private async client(options: McpCallOptions): Promise<Client> {
+    if (this.ready && this.ready.from === this.connected) return this.ready.client;
     const retries = options.maxRetries ?? DEFAULT_CONNECT_RETRIES;
     let renewed = false;
     for (let failures = 0; ; ) {
@@ -232,9 +239,14 @@ export class ServerConnection implements McpClient {
     if (this.connected) return this.connected;
     const connecting = this.connect();
     this.connected = connecting;
-    connecting.catch(() => {
-      if (this.connected === connecting) this.connected = undefined;
-    });
+    connecting.then(
+      (client) => {
+        if (this.connected === connecting) this.ready = { from: connecting, client };
+      },
+      () => {
+        if (this.connected === connecting) this.connected = undefined;
+      },
+    );
     return connecting;
   }
 
@@ -291,17 +303,23 @@ export class ServerConnection implements McpClient {
     url: string | URL,
     init?: RequestInit,
   ): Promise<Response> => {
-    const headers = new Headers(init?.headers);
-    const credentials = await this.options.auth.headers(
-      init?.signal ? { signal: init.signal } : {},
+    const credentials = Object.entries(
+      await this.options.auth.headers(init?.signal ? { signal: init.signal } : {}),
     );
-    for (const [name, value] of Object.entries(credentials)) {
-      headers.set(name, value);
-    }
+    if (credentials.length === 0) return this.fetchImpl(url, init);
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of credentials) headers.set(name, value);
     return this.fetchImpl(url, { ...init, headers });
   };
 
-  private limits(options: McpCallOptions): { signal?: AbortSignal; timeout: number } {
+  /**
+   * Runs one request of the SDK with the time left and a signal of its own, linked to the
+   * caller's for the request's time only: the SDK leaves a listener on the signal it is given.
+   */
+  private async limited<T>(
+    options: McpCallOptions,
+    request: (limits: { signal?: AbortSignal; timeout: number }) => Promise<T>,
+  ): Promise<T> {
     let timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (options.deadline !== undefined) {
       timeout = Math.min(timeout, options.deadline - this.now());
@@ -309,8 +327,13 @@ export class ServerConnection implements McpClient {
     if (timeout <= 0) {
       throw new McpUnavailableError(this.serverName, 'no time is left for the request');
     }
-    // A signal of its own per request: the SDK leaves a listener on the signal it is given.
-    return { timeout, ...(options.signal ? { signal: AbortSignal.any([options.signal]) } : {}) };
+    if (!options.signal) return request({ timeout });
+    const linked = linkedSignal(options.signal);
+    try {
+      return await request({ timeout, signal: linked.signal });
+    } finally {
+      linked.dispose();
+    }
   }
 
   private mapped(error: unknown, failure: string, attempts?: number): Error {

@@ -25,5 +25,5 @@ export {
   safeReason,
 } from './redact.js';
 export { parseRetryAfter } from './retryAfter.js';
-export { type TimedSignal, timedSignal, timeoutSignal } from './timeoutSignal.js';
+export { linkedSignal, type TimedSignal, timedSignal, timeoutSignal } from './timeoutSignal.js';
 export { earliest, type WithinLimits, within } from './within.js';

@@ -16,7 +16,7 @@ export function timeoutSignal(ms: number, ...signals: (AbortSignal | undefined)[
   return combined;
 }
 
-/** A signal that ends with its parent or after a time, and what removes its timer and listener. */
+/** A signal that ends with its parent (or after a time), and what removes its timer and listener. */
 export interface TimedSignal {
   readonly signal: AbortSignal;
   /** Aborts the signal now. */
@@ -37,17 +37,31 @@ export function timedSignal(
   parent?: AbortSignal,
   reason: () => unknown = () => new DOMException('The operation timed out.', 'TimeoutError'),
 ): TimedSignal {
+  const linked = linkedSignal(parent);
+  const timer = setTimeout(() => linked.abort(reason()), Math.max(0, ms));
+  return {
+    signal: linked.signal,
+    abort: linked.abort,
+    dispose: () => {
+      clearTimeout(timer);
+      linked.dispose();
+    },
+  };
+}
+
+/**
+ * A signal of its own that aborts when `parent` does, with its reason, for one call: `dispose`
+ * it when the call ends, and the parent keeps nothing of it. For a library that leaves a
+ * listener on the signal it is given, where the caller's signal outlives many calls.
+ */
+export function linkedSignal(parent?: AbortSignal): TimedSignal {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(reason()), Math.max(0, ms));
   const onAbort = () => controller.abort(parent?.reason);
   if (parent?.aborted) onAbort();
   else parent?.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
     abort: (why) => controller.abort(why),
-    dispose: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onAbort);
-    },
+    dispose: () => parent?.removeEventListener('abort', onAbort),
   };
 }

@@ -104,6 +104,20 @@ describe('McpAgentTools', () => {
     });
   });
 
+  it('answers the same list while the servers keep theirs, and a new one once a server changes its list', async () => {
+    const stub = gatewayStub({ one: [[tool('echo')], [tool('echo'), tool('fresh')]] }, ok);
+    const tools = new McpAgentTools(stub.gateway, 'helper', [{ name: 'one' }]);
+
+    const first = await tools.list();
+    const again = await tools.list();
+    stub.gateway.connection('one').forgetTools();
+    const changed = await tools.list();
+
+    expect(again).toBe(first);
+    expect(changed.map((t) => t.name)).toEqual(['echo', 'fresh']);
+    expect(first.map((t) => t.name)).toEqual(['echo']);
+  });
+
   it('calls a tool it has listed without asking the servers again', async () => {
     const stub = gatewayStub({ one: [[tool('echo')]] }, ok);
     const tools = new McpAgentTools(stub.gateway, 'helper', [{ name: 'one' }]);

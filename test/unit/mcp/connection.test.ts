@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
@@ -451,6 +452,38 @@ describe('ServerConnection requests', () => {
     expect(call.settled).toBe(true);
     expect(call.error).not.toBeInstanceOf(McpUnavailableError);
     expect(String(call.error)).toContain('the caller gave up');
+  });
+
+  it('refuses a request whose caller has already given up, with its reason, without asking the server', async () => {
+    const peer = inProcessMcpPeer();
+    const connection = connectionTo(peer);
+    await connection.listTools();
+    const caller = new AbortController();
+    const reason = new Error('the caller gave up');
+    caller.abort(reason);
+
+    const failure = await connection
+      .callTool({ name: 'echo', arguments: {} }, { signal: caller.signal })
+      .catch((e: unknown) => e);
+
+    expect(failure).toBe(reason);
+    expect(peer.rpcs()).not.toContain('tools/call');
+    await connection.close();
+  });
+
+  it('leaves no listener on the caller’s signal however many requests it makes', async () => {
+    const peer = inProcessMcpPeer();
+    const connection = connectionTo(peer);
+    const caller = new AbortController();
+
+    for (let i = 0; i < 5; i++) {
+      await connection.callTool({ name: 'echo', arguments: {} }, { signal: caller.signal });
+      connection.forgetTools();
+      await connection.listTools({ signal: caller.signal });
+    }
+
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    await connection.close();
   });
 
   it('does not renew the token when the server refuses a call', async () => {

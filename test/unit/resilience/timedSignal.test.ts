@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { timedSignal } from '../../../src/resilience/index.js';
+import { getEventListeners } from 'node:events';
+import { linkedSignal, timedSignal } from '../../../src/resilience/index.js';
 
 describe('timedSignal', () => {
   beforeEach(() => {
@@ -60,5 +61,52 @@ describe('timedSignal', () => {
 
     expect(vi.getTimerCount()).toBe(0);
     expect(timed.signal.aborted).toBe(false);
+  });
+});
+
+describe('linkedSignal', () => {
+  it('aborts with its parent’s reason, at once when the parent has already aborted', () => {
+    const parent = new AbortController();
+    const stopped = new AbortController();
+    stopped.abort(new Error('stopped before'));
+
+    const linked = linkedSignal(parent.signal);
+    const late = linkedSignal(stopped.signal);
+    expect(linked.signal.aborted).toBe(false);
+    parent.abort(new Error('stopped'));
+
+    expect(linked.signal.reason).toEqual(new Error('stopped'));
+    expect(late.signal.reason).toEqual(new Error('stopped before'));
+  });
+
+  it('is a signal of its own: aborting it leaves the parent running', () => {
+    const parent = new AbortController();
+    const linked = linkedSignal(parent.signal);
+
+    linked.abort('this call only');
+
+    expect(linked.signal.reason).toBe('this call only');
+    expect(parent.signal.aborted).toBe(false);
+  });
+
+  it('leaves no listener on its parent once disposed of, and no longer follows it', () => {
+    const parent = new AbortController();
+    const linked = linkedSignal(parent.signal);
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
+
+    linked.dispose();
+    parent.abort(new Error('stopped'));
+
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+    expect(linked.signal.aborted).toBe(false);
+  });
+
+  it('works without a parent', () => {
+    const linked = linkedSignal();
+
+    linked.dispose();
+    linked.abort('now');
+
+    expect(linked.signal.reason).toBe('now');
   });
 });
