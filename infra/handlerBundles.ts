@@ -54,9 +54,11 @@ const KB = 1024;
 /**
  * Each handler's entry under `functions/`, how much it may add to its reference bundle, whether
  * it is split into chunks that load when used, and the memory its function is given. Only the worker is: it alone holds code
- * some assistants never run (the A2A client, gRPC). A handler that is not split leaves out the
- * code behind a dynamic import it never reaches, where splitting would still write that code's
- * chunks beside it.
+ * some assistants never run (the A2A client, the MCP client, gRPC). A handler that is not split
+ * leaves out the code behind a dynamic import it never reaches, where splitting would still write
+ * that code's chunks beside it; but esbuild then wraps what such code imports (zod among it) to
+ * run when first used, which zod's import cycles do not survive: the HTTP handlers import no
+ * module with a dynamic import, and a test loads every bundle in a fresh process.
  */
 export const HANDLERS = {
   webhook: { entry: 'webhook.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 512 },

@@ -17,7 +17,7 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import type { A2ASubAgent } from '../assistant/index.js';
-import { type ServerAuth, serverAuth } from '../mcp/index.js';
+import { type ServerAuth, serverAuth } from '../mcp/auth.js';
 import { timeoutSignal, within } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { A2ARequestError, type A2AUnavailableError, a2aFailure } from './errors.js';

@@ -5,12 +5,7 @@
  */
 import { Message, type Part, Role, type Task, TaskState, type TaskStatus } from '@a2a-js/sdk';
 import type { AgentInput, AgentOutput } from '../assistant/index.js';
-
-/**
- * The output metadata key (kept by the agent's frame and handed back in the next input's metadata)
- * naming the status that asked the user: the task still showing it has not taken the answer up.
- */
-export const QUESTION_KEY = 'question_id';
+import { QUESTION_KEY, stringAt } from './runData.js';
 
 /** Where a task stands, in our words: still going, waiting for the user, or over. */
 export type TaskPhase = 'working' | 'input_required' | 'completed' | 'failed';
@@ -201,13 +196,4 @@ function ids(contextId: string | undefined, taskId: string | undefined): Record<
     ...(contextId ? { context_id: contextId } : {}),
     ...(taskId ? { task_id: taskId } : {}),
   };
-}
-
-/** A non-empty string at `key` of a metadata record, if there is one. */
-export function stringAt(
-  record: Readonly<Record<string, unknown>>,
-  key: string,
-): string | undefined {
-  const value = record[key];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -6,6 +6,7 @@
 import type { Task } from '@a2a-js/sdk';
 import * as z from 'zod/mini';
 import { AgentInput } from '../assistant/index.js';
+import type { AgentInvocation } from '../dialogue/index.js';
 
 /** An A2A run's data between its steps. */
 export const A2ARunData = z.object({
@@ -38,5 +39,35 @@ export function idsOf(task: Task): Pick<A2ARunData, 'taskId' | 'contextId'> {
   return {
     ...(task.id ? { taskId: task.id } : {}),
     ...(task.contextId ? { contextId: task.contextId } : {}),
+  };
+}
+
+/**
+ * The output metadata key (kept by the agent's frame and handed back in the next input's metadata)
+ * naming the status that asked the user: the task still showing it has not taken the answer up.
+ */
+export const QUESTION_KEY = 'question_id';
+
+/** A non-empty string at `key` of a metadata record, if there is one. */
+export function stringAt(
+  record: Readonly<Record<string, unknown>>,
+  key: string,
+): string | undefined {
+  const value = record[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A run's first data: no I/O and none of the A2A client, so a turn can start it with its commit. */
+export function startA2ARun(invocation: AgentInvocation): A2ARunData {
+  const asked = stringAt(invocation.input.metadata, QUESTION_KEY);
+  return {
+    agentId: invocation.agent.name,
+    input: invocation.input,
+    messageId: `msg-${invocation.input.id}`,
+    ...(asked ? { asked } : {}),
+    polls: 0,
+    push: false,
+    // The question was shown when it was asked.
+    shown: asked ? [asked] : [],
   };
 }

@@ -8,6 +8,7 @@
  */
 
 import type { A2ASubAgent, Assistant } from '../assistant/index.js';
+import type { AgentInvocation } from '../dialogue/index.js';
 import type { Logger } from '../resilience/index.js';
 import type {
   AgentRunner,
@@ -19,9 +20,8 @@ import type {
 import { A2AAgent, type A2AAgentClass } from './agent.js';
 import { A2AConnection, type CallScope } from './connection.js';
 import { followUp } from './followUp.js';
-import { QUESTION_KEY, stringAt } from './messages.js';
 import { done, fatal } from './outcomes.js';
-import { A2ARunData } from './runData.js';
+import { A2ARunData, startA2ARun } from './runData.js';
 import { type SendOptions, send } from './send.js';
 import type { A2AStep, A2AStepResult } from './step.js';
 
@@ -46,18 +46,8 @@ export class A2ARunner implements AgentRunner<A2ARunData> {
     this.now = options.now ?? Date.now;
   }
 
-  start(invocation: Parameters<AgentRunner['start']>[0]): A2ARunData {
-    const asked = stringAt(invocation.input.metadata, QUESTION_KEY);
-    return {
-      agentId: invocation.agent.name,
-      input: invocation.input,
-      messageId: `msg-${invocation.input.id}`,
-      ...(asked ? { asked } : {}),
-      polls: 0,
-      push: false,
-      // The question was shown when it was asked.
-      shown: asked ? [asked] : [],
-    };
+  start(invocation: AgentInvocation): A2ARunData {
+    return startA2ARun(invocation);
   }
 
   async step(data: A2ARunData, context: StepContext): Promise<A2AStepResult> {

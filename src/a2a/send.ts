@@ -9,7 +9,7 @@ import type { SendMessageRequest, Task, TaskPushNotificationConfig } from '@a2a-
 import type { Client } from '@a2a-js/sdk/client';
 import type { A2ASubAgent, AgentInput } from '../assistant/index.js';
 import type { PreCallHook } from '../extensions/index.js';
-import { runPreCallHook } from '../mcp/index.js';
+import { runPreCallHook } from '../mcp/preCallHooks.js';
 import type { StepContext } from '../runtime/index.js';
 import { isTask } from './connection.js';
 import { outgoingMessage, outputOfMessage } from './messages.js';

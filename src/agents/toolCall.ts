@@ -5,7 +5,8 @@
 import * as z from 'zod';
 import { coerceSlotValue } from '../dialogue/index.js';
 import type { ToolCall } from '../llm/index.js';
-import { MAX_TOOL_RESULT_CHARS, runPreCallHook } from '../mcp/index.js';
+import { runPreCallHook } from '../mcp/preCallHooks.js';
+import { MAX_TOOL_RESULT_CHARS } from '../mcp/toolResultText.js';
 import { earliest, within } from '../resilience/index.js';
 import {
   exitSlots,

@@ -1,12 +1,22 @@
 import { type A2AAgentClass, isA2AAgentClass } from '../a2a/agent.js';
+import { A2ARunData, startA2ARun } from '../a2a/runData.js';
 import { isReactAgentClass, type ReactAgentClass, ReactRunner } from '../agents/index.js';
 import type { Assistant, LlmConfig, ReactSubAgent } from '../assistant/index.js';
+import type { AgentInvocation } from '../dialogue/index.js';
 import { exportAt, type ImportedModules, loadPreCallHooks } from '../extensions/index.js';
 import type { ToolChatPort } from '../llm/index.js';
 import { McpAgentTools, type McpGateway } from '../mcp/index.js';
 import type { Logger } from '../resilience/index.js';
 import { SwitchboardError } from '../resilience/index.js';
-import type { AgentRunner, AgentRunners, SecretStore } from '../runtime/index.js';
+import type {
+  AgentRunner,
+  AgentRunners,
+  CancelScope,
+  CancelTarget,
+  SecretStore,
+  StepContext,
+  StepResult,
+} from '../runtime/index.js';
 
 /**
  * A `configuration.module` that does not name a class of the agent's kind.
@@ -108,23 +118,62 @@ export async function projectAgents(options: ProjectAgentsOptions): Promise<Agen
   return agentRunners(a2a ? { react, a2a } : { react });
 }
 
-/** The runner of the project's A2A agents; the A2A client and its SDK load only when it has some. */
+/**
+ * The runner of the project's A2A agents, when it has some. The A2A client and its SDK load at
+ * the first step or cancellation of an A2A run, not when the process starts: a cold start that
+ * serves flows and ReAct agents does not pay for them.
+ */
 async function a2aRunner(
   options: ProjectAgentsOptions,
   classes: Record<string, A2AAgentClass>,
 ): Promise<AgentRunner | undefined> {
   const { assistant } = options;
   if (!Object.values(assistant.agents).some((agent) => agent.protocol === 'A2A')) return undefined;
-  const { A2ARunner } = await import('../a2a/runner.js');
-  return new A2ARunner({
-    assistant,
-    secrets: options.secrets,
-    hooks: await loadPreCallHooks(assistant, options.modules),
-    classes,
-    ...(options.pushKey ? { pushKey: options.pushKey } : {}),
-    ...(options.pushBaseUrl ? { pushBaseUrl: options.pushBaseUrl } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+  const hooks = await loadPreCallHooks(assistant, options.modules);
+  return new OnDemandA2ARunner(async () => {
+    const { A2ARunner } = await import('../a2a/runner.js');
+    return new A2ARunner({
+      assistant,
+      secrets: options.secrets,
+      hooks,
+      classes,
+      ...(options.pushKey ? { pushKey: options.pushKey } : {}),
+      ...(options.pushBaseUrl ? { pushBaseUrl: options.pushBaseUrl } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   });
+}
+
+/** An A2A runner whose client is built, once, when a run first needs it. */
+export class OnDemandA2ARunner implements AgentRunner<A2ARunData> {
+  readonly dataSchema = A2ARunData;
+  private loading: Promise<AgentRunner<A2ARunData>> | undefined;
+
+  constructor(private readonly load: () => Promise<AgentRunner<A2ARunData>>) {}
+
+  start(invocation: AgentInvocation): A2ARunData {
+    return startA2ARun(invocation);
+  }
+
+  async step(data: A2ARunData, context: StepContext): Promise<StepResult<A2ARunData>> {
+    return (await this.runner()).step(data, context);
+  }
+
+  async cancel(target: CancelTarget<A2ARunData>, scope: CancelScope): Promise<void> {
+    await (await this.runner()).cancel?.(target, scope);
+  }
+
+  private runner(): Promise<AgentRunner<A2ARunData>> {
+    if (!this.loading) {
+      const loading = this.load();
+      this.loading = loading;
+      // A load that failed is tried again by the next step.
+      loading.catch(() => {
+        if (this.loading === loading) this.loading = undefined;
+      });
+    }
+    return this.loading;
+  }
 }

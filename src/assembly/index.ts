@@ -2,6 +2,7 @@ export {
   AgentModuleError,
   agentRunners,
   loadAgentClasses,
+  OnDemandA2ARunner,
   type ProjectAgentsOptions,
   projectAgents,
 } from './agentRunners.js';

@@ -53,7 +53,7 @@ export interface ServerConnectionOptions {
   readonly fetch?: typeof fetch;
 }
 
-type TransportKind = 'streamable-http' | 'sse';
+export type TransportKind = 'streamable-http' | 'sse';
 
 export class ServerConnection implements McpClient {
   private connected: Promise<Client> | undefined;

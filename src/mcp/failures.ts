@@ -4,11 +4,10 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   isTransientNetworkFailure,
   isTransientStatus,
-  networkCodeOf,
   SwitchboardError,
-  safeReason,
 } from '../resilience/index.js';
 import type { McpCallResult } from './client.js';
+import { failureReason } from './reason.js';
 
 /**
  * What a failed MCP request means for the next step:
@@ -66,10 +65,7 @@ export function describeFailure(
 ): string {
   const status = statusOf(error);
   if (status !== undefined && status >= 0) return `the server answered HTTP ${status}`;
-  if (!(error instanceof Error)) return safeReason(String(error), redactText);
-  const code = networkCodeOf(error);
-  const text = code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
-  return safeReason(text, redactText);
+  return failureReason(error, redactText);
 }
 
 /** Whether a tool's error result says the server has no such tool (its list changed). */

@@ -1,7 +1,7 @@
 import type { McpToolCall, McpToolPort, McpToolResult } from '../dialogue/index.js';
 import type { Logger } from '../resilience/index.js';
-import { describeFailure } from './failures.js';
 import type { McpGateway } from './gateway.js';
+import { failureReason } from './reason.js';
 
 /**
  * MCP tools as flows' `call` steps use them: through the gateway, with the step's context for
@@ -44,7 +44,7 @@ export function mcpFlowTools(gateway: McpGateway, logger?: Logger): McpToolPort 
         if (!call.signal?.aborted) {
           logger?.error('MCP tool call of a flow failed', {
             ...where,
-            error: describeFailure(error),
+            error: failureReason(error),
           });
         }
         throw error;

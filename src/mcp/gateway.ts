@@ -9,10 +9,10 @@ import type { Logger } from '../resilience/index.js';
 import type { SecretStore } from '../runtime/index.js';
 import { serverAuth } from './auth.js';
 import type { McpCallOptions, McpCallResult } from './client.js';
-import { ServerConnection } from './connection.js';
 import { conversationSecretHook } from './conversationSecretHook.js';
 import { McpToolRefusedError } from './errors.js';
 import { callMeta, idempotencyKey } from './meta.js';
+import { OnDemandConnection } from './onDemandConnection.js';
 import { runPreCallHook } from './preCallHooks.js';
 
 export interface McpGatewayOptions {
@@ -42,18 +42,18 @@ export interface GatewayCall {
 }
 
 export class McpGateway {
-  private readonly connections = new Map<string, ServerConnection>();
+  private readonly connections = new Map<string, OnDemandConnection>();
   private readonly builtinHooks = new Map<string, PreCallHook>();
 
   constructor(private readonly options: McpGatewayOptions) {}
 
   /** The pooled connection to a configured server. */
-  connection(serverName: string): ServerConnection {
+  connection(serverName: string): OnDemandConnection {
     const held = this.connections.get(serverName);
     if (held) return held;
     const server = this.server(serverName);
     const { now, random, fetch, toolsTtlMs } = this.options;
-    const connection = new ServerConnection({
+    const connection = new OnDemandConnection({
       server,
       auth: serverAuth(server, this.options.secrets, {
         ...(now ? { now } : {}),

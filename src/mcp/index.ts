@@ -13,7 +13,6 @@ export type {
   McpTool,
   McpToolRequest,
 } from './client.js';
-export { DEFAULT_CONNECT_RETRIES, ServerConnection, TOOLS_TTL_MS } from './connection.js';
 export { ConversationSecretError, conversationSecretHook } from './conversationSecretHook.js';
 export {
   McpRequestError,
@@ -25,6 +24,7 @@ export {
 export { mcpFlowTools } from './flowTools.js';
 export { type GatewayCall, McpGateway, type McpGatewayOptions } from './gateway.js';
 export { callMeta, IDEMPOTENCY_KEY_META, idempotencyKey } from './meta.js';
+export { OnDemandConnection } from './onDemandConnection.js';
 export { runPreCallHook } from './preCallHooks.js';
 export { type ProjectMcp, projectMcp } from './projectMcp.js';
 export { MAX_TOOL_RESULT_CHARS, toolResultText } from './toolResultText.js';

@@ -1,6 +1,6 @@
 import type { OutboundCallContext, PreCallHook } from '../extensions/index.js';
 import { PreCallHookError } from './errors.js';
-import { describeFailure } from './failures.js';
+import { failureReason } from './reason.js';
 
 /**
  * Runs a `pre_call_hook` with a frozen copy of the call's context and returns its metadata. It
@@ -16,7 +16,7 @@ export async function runPreCallHook(
   try {
     answer = await hook(Object.freeze({ ...context }));
   } catch (error) {
-    throw new PreCallHookError(name, `threw: ${describeFailure(error)}`, { cause: error });
+    throw new PreCallHookError(name, `threw: ${failureReason(error)}`, { cause: error });
   }
   if (!isPlainObject(answer)) {
     throw new PreCallHookError(

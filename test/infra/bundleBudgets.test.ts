@@ -76,6 +76,13 @@ export async function load(url, context, next) {
     .map((url) => url.slice(prefix.length + 1));
 }
 
+/** The chunks of a build that hold `file` (a path in node_modules), by file name. */
+function chunksHolding(metafile: ReturnType<typeof buildHandler>, file: string): string[] {
+  return Object.entries(metafile.outputs)
+    .filter(([, output]) => Object.keys(output.inputs).some((input) => input.endsWith(file)))
+    .map(([output]) => path.basename(output));
+}
+
 describe('the handler bundles of the example assistant', () => {
   const reports = new Map<HandlerName, BundleReport>();
   let outDir: string;
@@ -118,6 +125,15 @@ describe('the handler bundles of the example assistant', () => {
     }
   });
 
+  it('each load in a fresh process, as on a cold start', () => {
+    for (const report of reports.values()) {
+      const script = `globalThis.awslambda = { streamifyResponse: (handler) => handler }; await import(${JSON.stringify(pathToFileURL(report.file).href)});`;
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        env: { ...process.env, ...FUNCTION_ENV },
+      });
+    }
+  });
+
   it('name the biggest inputs of a bundle over its budget', () => {
     const webhook = reports.get('webhook');
     if (!webhook) throw new Error('no webhook bundle');
@@ -136,26 +152,34 @@ describe('the handler bundles of the example assistant', () => {
     expect(worker?.onDemandBytes).toBeGreaterThan(0);
   });
 
-  it('load the A2A client in a worker whose assistant has A2A agents, and none of it in one without', async () => {
-    // The chunks holding the A2A client (its HTTP transports), by file name.
+  it('load neither the A2A client nor the MCP client when a worker starts, whether its assistant has A2A agents or not', async () => {
     const a2aChunks = (metafile: ReturnType<typeof buildHandler>) =>
-      Object.entries(metafile.outputs)
-        .filter(([, output]) =>
-          Object.keys(output.inputs).some((file) =>
-            file.endsWith('@a2a-js/sdk/dist/client/index.js'),
-          ),
-        )
-        .map(([file]) => path.basename(file));
+      chunksHolding(metafile, '@a2a-js/sdk/dist/client/index.js');
     const loadedNames = async (dir: string) =>
       (await filesLoaded(dir)).map((f) => path.basename(f));
 
     const example = path.join(outDir, 'example-worker');
     const exampleRegistry = path.join(outDir, 'assistant', 'registry.ts');
-    const exampleChunks = a2aChunks(
-      buildHandler('worker', { outDir: example, registryFile: exampleRegistry }),
+    const exampleBuild = buildHandler('worker', { outDir: example, registryFile: exampleRegistry });
+    const exampleChunks = a2aChunks(exampleBuild);
+    // The MCP client, with the SDK's schemas, loads at the first request to an MCP server.
+    const mcpChunks = chunksHolding(
+      exampleBuild,
+      '@modelcontextprotocol/sdk/dist/esm/client/index.js',
     );
     expect(exampleChunks.length).toBeGreaterThan(0);
-    expect(await loadedNames(example)).toEqual(expect.arrayContaining(exampleChunks));
+    expect(mcpChunks.length).toBeGreaterThan(0);
+    // Its first A2A step imports them.
+    const exampleLoaded = await loadedNames(example);
+    expect(exampleLoaded).toContain('index.mjs');
+    expect(exampleLoaded.filter((file) => exampleChunks.includes(file))).toEqual([]);
+    expect(exampleLoaded.filter((file) => mcpChunks.includes(file))).toEqual([]);
+    for (const chunk of [...exampleChunks, ...mcpChunks]) {
+      const url = pathToFileURL(path.join(example, 'chunks', chunk)).href;
+      execFileSync(process.execPath, ['--input-type=module', '-e', `await import('${url}');`], {
+        env: { ...process.env, ...FUNCTION_ENV },
+      });
+    }
 
     const bank = await writeProject(BANK_PROJECT);
     const { registryFile } = await generateAssistantBundle(
@@ -189,10 +213,10 @@ describe('a bundle built with the handlers’ settings', () => {
     const entry = path.join(dir, 'entry.ts');
     await writeFile(
       entry,
-      `import { ServerConnection } from ${JSON.stringify(path.join(REPO_ROOT, 'src/mcp/index.ts'))};
+      `import { OnDemandConnection } from ${JSON.stringify(path.join(REPO_ROOT, 'src/mcp/index.ts'))};
 import { OpenAiChatModel } from ${JSON.stringify(path.join(REPO_ROOT, 'src/llm/index.ts'))};
 const [mcpUrl, llmUrl] = process.argv.slice(2);
-const connection = new ServerConnection({
+const connection = new OnDemandConnection({
   server: { name: 'calculator', url: mcpUrl, type: 'http' },
   auth: { headers: async () => ({}), renew: () => false, redact: (text) => text },
 });
@@ -204,11 +228,14 @@ const answer = await model.complete({ messages: [{ role: 'user', content: 'hi' }
 process.stdout.write(JSON.stringify({ tools, sum: sum.structuredContent, answer: answer.content }));
 `,
     );
-    const outfile = path.join(dir, 'bundle.mjs');
+    // Split into chunks as the worker is: the MCP client is a chunk of its own.
+    const outfile = path.join(dir, 'out', 'entry.mjs');
     const built = buildSync({
       ...esbuildOptions(false),
       entryPoints: [entry],
-      outfile,
+      outdir: path.join(dir, 'out'),
+      splitting: true,
+      outExtension: { '.js': '.mjs' },
       metafile: true,
     });
     const inputs = Object.keys(built.metafile?.inputs ?? {});

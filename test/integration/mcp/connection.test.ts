@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ServerConnection } from '../../../src/mcp/connection.js';
 import {
   McpAgentTools,
   McpUnavailableError,
-  ServerConnection,
   serverAuth,
   toolResultText,
 } from '../../../src/mcp/index.js';

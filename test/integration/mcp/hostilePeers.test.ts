@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ServerConnection } from '../../../src/mcp/connection.js';
 import {
   McpRequestError,
   McpUnavailableError,
-  ServerConnection,
   serverAuth,
   toolResultText,
 } from '../../../src/mcp/index.js';

@@ -8,10 +8,10 @@ import {
   phaseOf,
   stateName,
   statusKey,
-  stringAt,
   textOf,
   textPart,
 } from '../../../src/a2a/messages.js';
+import { stringAt } from '../../../src/a2a/runData.js';
 import type { AgentInput } from '../../../src/assistant/index.js';
 
 const input = (

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { A2ARunData } from '../../../src/a2a/index.js';
 import { A2AAgent, McpOpenAgent } from '../../../src/agents/index.js';
-import { AgentModuleError, loadAgentClasses, projectAgents } from '../../../src/assembly/index.js';
+import {
+  AgentModuleError,
+  loadAgentClasses,
+  OnDemandA2ARunner,
+  projectAgents,
+} from '../../../src/assembly/index.js';
 import type { AgentInput, Assistant, SubAgent } from '../../../src/assistant/index.js';
 import type { ImportedModules } from '../../../src/extensions/index.js';
 import type { McpGateway } from '../../../src/mcp/index.js';
@@ -195,5 +201,84 @@ describe('projectAgents', () => {
         errorMessage: 'the health check failed: A2A agent shopper: the agent answered HTTP 404',
       },
     });
+  });
+});
+
+describe('OnDemandA2ARunner', () => {
+  const invocation = () => ({
+    agent: agent('shopper'),
+    frameId: 'frame-1',
+    input: { ...input(), metadata: { question_id: 'status-1' } },
+    resumed: false,
+    restarted: false,
+  });
+
+  /** A runner whose steps answer `retry`, and how many times it was built. */
+  function loaded() {
+    const built = { count: 0, cancelled: 0 };
+    const load = async () => {
+      built.count++;
+      return {
+        dataSchema: A2ARunData,
+        start: () => {
+          throw new Error('the loaded runner is not asked to start a run');
+        },
+        step: async (data: A2ARunData) => ({
+          data,
+          next: { type: 'retry' as const, reason: 'later' },
+        }),
+        cancel: async () => {
+          built.cancelled++;
+        },
+      };
+    };
+    return { built, load };
+  }
+
+  it('starts a run without loading the A2A client, as the loaded runner would', () => {
+    const { built, load } = loaded();
+    const runner = new OnDemandA2ARunner(load);
+
+    const data = runner.start(invocation());
+
+    expect(built.count).toBe(0);
+    expect(data).toEqual({
+      agentId: 'shopper',
+      input: invocation().input,
+      messageId: 'msg-input-1',
+      asked: 'status-1',
+      polls: 0,
+      push: false,
+      shown: ['status-1'],
+    });
+  });
+
+  it('loads the A2A client once, at the first step, for every step and cancellation after it', async () => {
+    const { built, load } = loaded();
+    const runner = new OnDemandA2ARunner(load);
+    const data = runner.start(invocation());
+
+    const results = await Promise.all([runner.step(data, context()), runner.step(data, context())]);
+    await runner.cancel({ agent: agent('shopper'), conversationId: 'c1', data }, context());
+
+    expect(built).toEqual({ count: 1, cancelled: 1 });
+    expect(results.map((r) => r.next.type)).toEqual(['retry', 'retry']);
+  });
+
+  it('tries to load again at the next step when loading failed', async () => {
+    const { built, load } = loaded();
+    let failures = 1;
+    const runner = new OnDemandA2ARunner(async () => {
+      if (failures-- > 0) throw new Error('the chunk could not be read');
+      return load();
+    });
+    const data = runner.start(invocation());
+
+    const first = await runner.step(data, context()).catch((e: unknown) => e);
+    const second = await runner.step(data, context());
+
+    expect(first).toEqual(new Error('the chunk could not be read'));
+    expect(second.next.type).toBe('retry');
+    expect(built.count).toBe(1);
   });
 });

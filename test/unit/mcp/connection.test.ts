@@ -4,7 +4,8 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { ServerAuth } from '../../../src/mcp/auth.js';
 import type { ServerConnectionOptions } from '../../../src/mcp/connection.js';
-import { McpRequestError, McpUnavailableError, ServerConnection } from '../../../src/mcp/index.js';
+import { ServerConnection } from '../../../src/mcp/connection.js';
+import { McpRequestError, McpUnavailableError } from '../../../src/mcp/index.js';
 import { deferred, type InProcessMcpPeer, inProcessMcpPeer } from './inProcessMcpPeer.js';
 
 const URL_OF_PEER = 'http://mcp.test/mcp';

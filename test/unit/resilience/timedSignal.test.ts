@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getEventListeners } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { linkedSignal, timedSignal } from '../../../src/resilience/index.js';
 
 describe('timedSignal', () => {
