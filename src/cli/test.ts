@@ -10,6 +10,7 @@ import {
   projectEnvironment,
   relativeFile,
 } from '../config/index.js';
+import { type DemoPeers, startDemoPeers } from '../demo/index.js';
 import type { LlmPort } from '../dialogue/index.js';
 import {
   COMMANDS_FILE_NAME,
@@ -37,6 +38,24 @@ import { startLocalStack } from '../local/index.js';
 import { type CliIo, UsageError } from './io.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
+/** The demo's MCP servers and A2A agent, as `run --demo-peers` starts them; null when they could not start. */
+async function demoPeers(
+  io: CliIo,
+  assistant: Assistant,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DemoPeers | null> {
+  try {
+    const peers = await startDemoPeers(assistant, env);
+    for (const line of peers.started) io.err(line);
+    return peers;
+  } catch (error) {
+    io.err(
+      `switchboard test: the demo peers could not start: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return null;
+  }
+}
+
 /** Exit codes of `switchboard test`: every test passed, a test failed, the run could not start. */
 export const TEST_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
@@ -60,6 +79,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
       commands: { type: 'string' },
       'no-commands': { type: 'boolean', default: false },
       'fail-fast': { type: 'boolean', default: false },
+      'demo-peers': { type: 'boolean', default: false },
     },
     allowPositionals: true,
     strict: true,
@@ -88,22 +108,38 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
   const commands = await commandsFor(assistant.projectDir, values, load.folder);
   if (commands && 'errors' in commands)
     return report(io, commands.errors, 'the tests were not run');
-  const mode = chooseModel(io, assistant, env, suite, commands?.commands, running);
+  const mode = chooseModel(
+    io,
+    assistant,
+    env,
+    suite,
+    commands?.commands,
+    running,
+    values['demo-peers'],
+  );
   if ('errors' in mode) return report(io, mode.errors, 'the tests were not run');
 
   io.err(`loaded assistant: ${summarize(assistant)}`);
   io.err(mode.announce);
+  const peers = values['demo-peers'] ? await demoPeers(io, assistant, env) : undefined;
+  if (peers === null) return TEST_EXIT.usage;
   const token = randomBytes(24).toString('hex');
-  const stack = await startLocalStack({
-    assistant,
-    port: 0,
-    env: { ...env, SWITCHBOARD_REST_TOKEN: token },
-    replyWaitMs: TURN_WAIT_MS,
-    announce: (line) => io.err(line),
-    ...(mode.llm ? { llm: mode.llm } : {}),
-    ...(mode.agentModel ? { agentModel: mode.agentModel } : {}),
-    wrapActions: (actions) => stubbedActions(actions, suite.stubs, running),
-  });
+  let stack: Awaited<ReturnType<typeof startLocalStack>>;
+  try {
+    stack = await startLocalStack({
+      assistant,
+      port: 0,
+      env: { ...env, SWITCHBOARD_REST_TOKEN: token },
+      replyWaitMs: TURN_WAIT_MS,
+      announce: (line) => io.err(line),
+      ...(mode.llm ? { llm: mode.llm } : {}),
+      ...(mode.agentModel ? { agentModel: mode.agentModel } : {}),
+      wrapActions: (actions) => stubbedActions(actions, suite.stubs, running),
+    });
+  } catch (error) {
+    await peers?.close();
+    throw error;
+  }
   const stopping = new AbortController();
   const started = new Date();
   try {
@@ -137,6 +173,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
   } finally {
     stopping.abort();
     await stack.stop();
+    await peers?.close();
   }
 }
 
@@ -197,20 +234,34 @@ function chooseModel(
   suite: TestSuite,
   commands: ScriptedCommands | undefined,
   running: RunningCase,
+  demo: boolean,
 ): ModelChoice | { errors: Diagnostic[] } {
+  const generator = assistant.commandGenerator.llm;
+  const access = hasModelAccess(generator, assistant, env);
   if (commands) {
     const errors = unscriptedMessages(suite, commands, io.cwd);
     if (errors.length > 0) return { errors };
+    // With the demo peers and no model, the demo model plays the agents (as `run` does).
+    const demoAgents = demo && !access;
     return {
-      announce: `scripted commands from ${relativeFile(commands.file, io.cwd)}: no model is called; sub agents cannot run, generative assertions are not checked`,
+      announce: `scripted commands from ${relativeFile(commands.file, io.cwd)}: no model is called; ${demoAgents ? 'the scripted demo model plays the sub agents' : 'sub agents cannot run'}, generative assertions are not checked`,
       llm: new ScriptedCommandModel(commands, running),
-      agentModel: noModel(
-        'sub agents need a model, and this run uses the commands file instead of one',
-      ),
+      ...(demoAgents
+        ? {}
+        : {
+            agentModel: noModel(
+              'sub agents need a model, and this run uses the commands file instead of one',
+            ),
+          }),
     };
   }
-  const generator = assistant.commandGenerator.llm;
-  if (hasModelAccess(generator, assistant, env)) {
+  if (demo && !access) {
+    return {
+      announce:
+        'no model: the scripted demo model writes the commands and plays the sub agents (it knows the demo conversation of the README); generative assertions are not checked',
+    };
+  }
+  if (access) {
     const secrets = new LocalSecretStore({
       file: path.join(assistant.projectDir, '.secrets.json'),
       env,

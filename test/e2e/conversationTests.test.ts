@@ -3,8 +3,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BANK_PROJECT } from '../helpers/e2eProject.js';
-import { REPO_ROOT } from '../helpers/localProcess.js';
+import { demoPeersOnFreePorts, REPO_ROOT } from '../helpers/localProcess.js';
 import { writeProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/tempDirs.js';
 
 const run = promisify(execFile);
 
@@ -47,4 +48,24 @@ describe('switchboard test as a command', () => {
     ]);
     expect(lines.at(-1)).toBe('1 passed, 1 failed');
   }, 60_000);
+
+  it("passes the example's own tests with the demo model and its demo peers, without a key", async () => {
+    const junit = path.join(await tempDir('switchboard-example-tests-'), 'results.xml');
+    const result = await run(
+      process.execPath,
+      [
+        path.join(REPO_ROOT, 'bin/switchboard.js'),
+        'test',
+        '--junit-xml',
+        junit,
+        ...(await demoPeersOnFreePorts()),
+      ],
+      { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } },
+    );
+
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.filter((line) => line.startsWith('PASS'))).toHaveLength(3);
+    expect(lines.at(-1)).toBe('3 passed, 0 failed');
+    expect(result.stderr).toContain('the scripted demo model writes the commands');
+  }, 120_000);
 });

@@ -1,0 +1,58 @@
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../../src/cli/main.js';
+
+// Help is answered without loading any command: importing one of them here fails the test.
+vi.mock('../../../src/cli/run.js', () => {
+  throw new Error('run.js was loaded');
+});
+vi.mock('../../../src/cli/test.js', () => {
+  throw new Error('test.js was loaded');
+});
+vi.mock('../../../src/cli/validate.js', () => {
+  throw new Error('validate.js was loaded');
+});
+
+function captured() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), cwd: '/', env: {} },
+  };
+}
+
+describe('switchboard help', () => {
+  it('lists the commands on --help, exit 0, loading none of them', async () => {
+    const { out, io } = captured();
+
+    expect(await main(['--help'], io)).toBe(0);
+
+    expect(out.join('\n')).toMatch(/^usage: switchboard <command> \[options\]/);
+    for (const name of ['run', 'validate', 'test']) expect(out.join('\n')).toContain(`  ${name} `);
+  });
+
+  it.each([
+    ['run', ['--port N', '--state DIR', '--demo-peers', '--project DIR']],
+    ['validate', ['FILE:LINE:COL', '--project DIR']],
+    ['test', ['--junit-xml FILE', '--fail-fast', '--demo-peers', '--no-commands']],
+  ])('answers %s --help with its options, exit 0', async (name, options) => {
+    for (const flag of ['--help', '-h']) {
+      const { out, err, io } = captured();
+
+      expect(await main([name, '--port', '1', flag], io)).toBe(0);
+
+      expect(out[0]).toMatch(new RegExp(`^usage: switchboard ${name}`));
+      for (const option of options) expect(out[0]).toContain(option);
+      expect(err).toEqual([]);
+    }
+  });
+
+  it('names an unknown command, exit 2', async () => {
+    const { err, io } = captured();
+
+    expect(await main(['serve'], io)).toBe(2);
+
+    expect(err[0]).toMatch(/^switchboard: unknown command "serve"/);
+  });
+});
