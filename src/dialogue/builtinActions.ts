@@ -51,6 +51,8 @@ export function runBuiltinAction(
       return 'advance';
     case 'action_restart':
       restart(ctx, frame);
+      // As Rasa's action_restart: utter_restart, when there is one (a built-in default here).
+      utter(ctx.model, ctx.turn, 'utter_restart', utterOptions(ctx, data));
       return 'advance';
     case 'action_clean_stack':
       cancelFrames(

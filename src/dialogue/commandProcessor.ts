@@ -4,7 +4,7 @@ import { coerceSlotValue } from './commands/coerce.js';
 import type { Command } from './commands/command.js';
 import type { TurnContext } from './context.js';
 import { flowName, interruptTopFlow, startFlow, startPattern } from './frameLifecycle.js';
-import { type FlowFrame, MAX_HELD_MESSAGES } from './frames.js';
+import { type FlowFrame, isStepFrame, MAX_HELD_MESSAGES } from './frames.js';
 import type { BotMessage } from './responses/botMessage.js';
 import { resumeFrames } from './resume.js';
 import {
@@ -64,9 +64,17 @@ export function processCommands(
     ctx.turn.update({ ...agent, status: 'running', invocation: restart ? 'restart' : 'continue' });
     return;
   }
-  const acting = valid.filter(
+  const proposed = valid.filter(
     (c) => c.command !== 'continue agent' && c.command !== 'restart agent',
   );
+  // With no flow running and none starting, a slot that a flow asks for is not set: it would
+  // wait, unseen, and that flow would later skip its question. The message is answered as not
+  // handled. Other slots (a button's controlled slot, say) are set as in Rasa.
+  const idle =
+    !ctx.turn.stack.some(isStepFrame) && !proposed.some((c) => c.command === 'start flow');
+  const acting = idle
+    ? proposed.filter((c) => c.command !== 'set slot' || !askedByAFlow(ctx, c.name))
+    : proposed;
   const correction = applySlots(ctx, acting, { corrections: true });
   // Patterns are pushed after the flows so that they run first: their messages come first.
   const patterns: (() => void)[] = [];
@@ -140,6 +148,14 @@ function patternFor(
     default:
       return undefined;
   }
+}
+
+/** Whether a project flow has a collect step for the slot. */
+function askedByAFlow(ctx: TurnContext, slot: string): boolean {
+  for (const [id, graph] of ctx.model.flows) {
+    if (!isPatternId(id) && graph.collectSteps.has(slot)) return true;
+  }
+  return false;
 }
 
 /**

@@ -17,7 +17,7 @@ describe('switchboard validate', () => {
       { cwd: REPO_ROOT },
     );
     expect(stdout.trim()).toBe(
-      'valid: 6 flows, 12 slots, 12 responses, 3 sub agents, 4 MCP servers',
+      'valid: 6 flows, 12 slots, 13 responses, 3 sub agents, 4 MCP servers',
     );
     expect(stderr).toContain(
       'note: config.yml: not used by Switchboard, ignored: recipe, language, assistant_id, policies',

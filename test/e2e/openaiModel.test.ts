@@ -114,7 +114,7 @@ describe('switchboard run with a configured model: agent conversations through t
 
   it('fills the test-drive slots with the task-specific agent, then books through the flow', async () => {
     model.reply(
-      'start flow book_test_drive',
+      'start flow book_test_drive\nset slot car_model Aurora EV',
       {
         text: 'Let me look.',
         toolCalls: [{ name: 'find_dealers', arguments: { city: 'Berlin' } }],
@@ -122,7 +122,7 @@ describe('switchboard run with a configured model: agent conversations through t
       { toolCalls: [{ name: 'list_free_slots', arguments: { dealer: 'Riverside Cars' } }] },
       'Riverside Cars can do Monday 10:00 or Tuesday 11:00. Which suits you?',
     );
-    expect(await texts('drive', 'a test drive in Berlin, please')).toEqual([
+    expect(await texts('drive', 'a test drive of the Aurora EV in Berlin, please')).toEqual([
       'Let me look.',
       'Riverside Cars can do Monday 10:00 or Tuesday 11:00. Which suits you?',
     ]);
@@ -133,7 +133,7 @@ describe('switchboard run with a configured model: agent conversations through t
       ],
     });
     expect(await texts('drive', 'Tuesday')).toEqual([
-      'Shall I book a test drive of the None at Riverside Cars on Tuesday 11:00?',
+      'Shall I book a test drive of the Aurora EV at Riverside Cars on Tuesday 11:00?',
     ]);
     expect(await texts('drive', '/SetSlots(confirm_booking=true)')).toEqual([
       expect.stringMatching(/^Booked! Your reference is TD-\d+\.$/),
@@ -162,7 +162,7 @@ describe('switchboard run with a configured model: agent conversations through t
     // The agent's first model call is under way (and held back) when the user writes again.
     await waitFor(() => model.requests.length >= before + 2, { description: "the agent's call" });
     expect(await texts('busy', 'no rush, thanks')).toEqual([
-      "car_research_agent is still working on your request. I'll let you know as soon as it's done.",
+      "I'm still working on your request. I'll let you know as soon as it's done.",
     ]);
     expect(await first).toEqual([
       'Checking.',

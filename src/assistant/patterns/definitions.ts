@@ -352,9 +352,9 @@ responses:
         rephrase: true
         template: jinja
   utter_external_agent_processing:
-    - text: "{{ context.agent_name }} is still working on your request. I'll let you know as soon as it's done."
-      metadata:
-        template: jinja
+    - text: "I'm still working on your request. I'll let you know as soon as it's done."
+  utter_restart:
+    - text: "All right, let's start over. What can I do for you?"
 `;
 
 /**

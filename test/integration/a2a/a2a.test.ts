@@ -514,7 +514,7 @@ describe('A2A sub agents', () => {
     const meanwhile = userMessage(conversation, 'hello again');
     await processJob(meanwhile, rt.deps, NEVER);
     expect(await texts(rt, conversation, meanwhile.turn_id)).toEqual([
-      "legacy_shop is still working on your request. I'll let you know as soon as it's done.",
+      "I'm still working on your request. I'll let you know as soon as it's done.",
     ]);
     legacy.finishLong();
     await rt.drain(async () => (await rt.replies.read(conversation, job.turn_id)).settled);

@@ -634,7 +634,7 @@ describe('ReAct sub agents', () => {
     const second = userMessage('held', 'use 5 and 5');
     await processJob(second, rt.deps, NEVER);
     expect(await texts(rt, 'held', second.turn_id)).toEqual([
-      "researcher is still working on your request. I'll let you know as soon as it's done.",
+      "I'm still working on your request. I'll let you know as soon as it's done.",
     ]);
     model.reply(
       'Which numbers?',

@@ -276,9 +276,7 @@ describe('durable agent runs', () => {
     await processJob(second, rt.deps, NEVER);
     expect(
       (await rt.replies.read('busy', second.turn_id)).messages.map((m) => m.message.text),
-    ).toEqual([
-      "researcher is still working on your request. I'll let you know as soon as it's done.",
-    ]);
+    ).toEqual(["I'm still working on your request. I'll let you know as soon as it's done."]);
     // The first turn still waits for the run: the second message does not end it.
     expect((await rt.replies.read('busy', first.turn_id)).settled).toBe(false);
   });

@@ -18,7 +18,7 @@ describe('switchboard validate', () => {
     const io = captureIo(root);
     expect(await main(['validate'], io)).toBe(0);
     expect(io.stdout).toEqual([
-      'valid: 6 flows, 12 slots, 12 responses, 3 sub agents, 4 MCP servers',
+      'valid: 6 flows, 12 slots, 13 responses, 3 sub agents, 4 MCP servers',
     ]);
   });
 

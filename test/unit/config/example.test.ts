@@ -40,8 +40,9 @@ describe('the example assistant', () => {
 
   it('has a task-specific agent call with exit_if and a direct MCP call with mapping', () => {
     const steps = assistant.flows.book_test_drive?.steps ?? [];
-    expect(steps[0]).toMatchObject({ call: 'appointment_agent', exit_if: [expect.any(String)] });
-    expect(steps[2]).toMatchObject({
+    expect(steps[0]).toMatchObject({ collect: 'car_model', reset_after_flow_ends: false });
+    expect(steps[1]).toMatchObject({ call: 'appointment_agent', exit_if: [expect.any(String)] });
+    expect(steps[3]).toMatchObject({
       call: 'book_appointment',
       mcp_server: 'appointment_booking',
       mapping: { output: [{ slot: 'booking_reference' }] },

@@ -589,7 +589,7 @@ describe('DialogueEngine with sub agents', () => {
     const started = await c.engine.handleMessage(c.state, { text: 'research cars' }, ports);
     const held = await c.engine.handleMessage(started.state, { text: 'send money' }, ports);
     expect(held.messages.map((m) => m.text)).toEqual([
-      "researcher is still working on your request. I'll let you know as soon as it's done.",
+      "I'm still working on your request. I'll let you know as soon as it's done.",
     ]);
     const cancelled = await c.engine.handleMessage(held.state, { text: 'stop that' }, ports);
     expect(cancelled.messages.map((m) => m.text)).toEqual([

@@ -423,6 +423,28 @@ responses:
     expect(c.state.slots.discount).toBe(10);
   });
 
+  it('does not set, outside any flow, a slot that a flow asks for: it says so, and the flow asks later', async () => {
+    const c = await newConversation(PROJECT);
+
+    const reply = await c.say('/SetSlots(recipient=Ada)');
+
+    expect(c.state.slots.recipient).toBeNull();
+    expect(reply).toEqual(["Sorry, I didn't catch that. Could you say it another way?"]);
+    c.ports.llm.reply('start flow transfer_money');
+    expect(await c.say('send money')).toEqual(['Who should receive the money?']);
+  });
+
+  it('answers /restart, resetting the slots and the flow in progress', async () => {
+    const c = await newConversation(PROJECT);
+    c.ports.llm.reply('start flow transfer_money');
+    await c.say('send money');
+
+    const reply = await c.say('/restart');
+
+    expect(reply).toEqual(["All right, let's start over. What can I do for you?"]);
+    expect(c.state.stack).toEqual([]);
+  });
+
   it('lets the model fill a slot only while the flow its mapping names is active', async () => {
     const c = await newConversation(PROJECT);
     c.ports.llm.reply('set slot pizza_size large');
