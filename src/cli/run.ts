@@ -77,6 +77,8 @@ export async function runCommand(
       port,
       env,
       announce: (line) => io.err(line),
+      // The conversations as they go, on the terminal (logs stay JSON lines, WARN by default).
+      showTurns: (line) => io.err(line),
       ...(state !== undefined ? { dataDir: state } : {}),
       ...(replyWaitMs !== undefined ? { replyWaitMs } : {}),
     });

@@ -39,6 +39,7 @@ import {
   type Runtime,
   runWorkerLoop,
 } from '../runtime/index.js';
+import { printingReplies, userLine } from './turnLines.js';
 
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
@@ -70,6 +71,8 @@ export interface LocalStackOptions {
   /** Each job's budget (default `JOB_BUDGET_MS`, as a Lambda worker gives). */
   readonly jobBudgetMs?: number;
   readonly announce: (line: string) => void;
+  /** Prints each user message and each bot message as the conversations go on (`run` does). */
+  readonly showTurns?: (line: string) => void;
   /** Sees the stack's AWS clients before first use (`npm run bench cost` meters their requests). */
   readonly instrument?: (clients: {
     readonly dynamo: DynamoDBClient;
@@ -163,7 +166,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const runtime = createRuntime({
       store: new DynamoConversationStore(table),
       queue: inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue,
-      replies: new DynamoReplyStore(table),
+      replies: options.showTurns
+        ? printingReplies(new DynamoReplyStore(table), options.showTurns)
+        : new DynamoReplyStore(table),
       channels: (context) => [
         ...standardChannels(context),
         a2aPushChannel(context, { pushKey }),
@@ -214,6 +219,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const jobs = runWorkerLoop({
       source: new SqsJobSource(receiver, queues.jobsQueueUrl, logger),
       process: async (job, signal, deadline) => {
+        const said = options.showTurns && userLine(job);
+        if (said) options.showTurns?.(said);
         await runtime.processJob(job, signal, { deadline });
         if (inbox && keptInInbox(job)) await inbox.remove(job.id);
       },

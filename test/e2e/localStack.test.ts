@@ -67,6 +67,11 @@ describe('switchboard run', () => {
     expect(
       tracker.events.filter((e) => e.event === 'flow_completed').map((e) => e.flow_id),
     ).toEqual(['pattern_session_start', 'request_callback', 'pattern_completed']);
+    // The terminal shows the conversation as it goes.
+    expect(app.stderr()).toContain('e2e-demo < Hi, can someone call me back?\n');
+    expect(app.stderr()).toContain(
+      'e2e-demo > When suits you best? [Morning | Afternoon | Evening]\n',
+    );
   });
 
   it('answers a retried message with the same replies and processes it once', async () => {

@@ -1,0 +1,41 @@
+/**
+ * What `switchboard run` prints while conversations go on: each user message as its job starts,
+ * and each bot message as its batch is delivered, one line each on the terminal.
+ */
+import type { Job, ReplyBatch, ReplyStore } from '../runtime/index.js';
+
+/** The longest text a line shows; the rest is cut with "…". */
+const MAX_TEXT = 200;
+
+function shown(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= MAX_TEXT ? line : `${line.slice(0, MAX_TEXT)}…`;
+}
+
+/** The line of a user message's job, or undefined for every other job. */
+export function userLine(job: Job): string | undefined {
+  if (job.type !== 'user_message') return undefined;
+  return `${job.conversation_id} < ${shown(job.text)}`;
+}
+
+/** The lines of a delivered batch: one per bot message, with its buttons' titles. */
+export function botLines(batch: ReplyBatch): string[] {
+  return batch.messages.map(({ message }) => {
+    const buttons = (message.buttons ?? []).map((b) => b.title).filter(Boolean);
+    const text = message.text !== undefined ? shown(message.text) : '(a message without text)';
+    return `${batch.conversationId} > ${text}${buttons.length > 0 ? ` [${buttons.join(' | ')}]` : ''}`;
+  });
+}
+
+/** `replies`, printing each delivered batch's messages with `line`. */
+export function printingReplies(replies: ReplyStore, line: (text: string) => void): ReplyStore {
+  return {
+    read: (conversationId, turnId) => replies.read(conversationId, turnId),
+    deliver: async (batch) => {
+      await replies.deliver(batch);
+      for (const text of botLines(batch)) line(text);
+    },
+    ...(replies.work ? { work: replies.work.bind(replies) } : {}),
+    ...(replies.preview ? { preview: replies.preview.bind(replies) } : {}),
+  };
+}
