@@ -4,12 +4,13 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Assistant } from '../src/assistant/index.js';
 import {
+  AssistantBundleError,
   a2aServerSecretNames,
   deployedSecretNames,
   generateAssistantBundle,
 } from '../src/build/index.js';
 import { resolveProjectPaths } from '../src/config/index.js';
-import { readDeploySettings } from './context.js';
+import { InvalidContextError, readDeploySettings } from './context.js';
 import { REPO_ROOT } from './handlerBundles.js';
 import { StatefulStack } from './statefulStack.js';
 import { StatelessStack } from './statelessStack.js';
@@ -92,7 +93,34 @@ function hasA2AAgents(assistant: Assistant): boolean {
   return Object.values(assistant.agents).some((agent) => agent.protocol === 'A2A');
 }
 
+/**
+ * Why synth cannot go on, as `switchboard validate` says it: each problem of the project as
+ * `FILE:LINE:COL: message` (the file relative to `cwd`), then a summary; undefined for a failure
+ * that is not the project's or the context's (it keeps its stack).
+ */
+export function synthFailureLines(error: unknown, cwd: string): string[] | undefined {
+  if (error instanceof InvalidContextError) return [`cdk synth: ${error.message}`];
+  if (!(error instanceof AssistantBundleError)) return undefined;
+  const lines = error.diagnostics.map((diagnostic) => {
+    const located = /^([^:\n]+):(\d+):(\d+): /.exec(diagnostic);
+    if (!located?.[1]) return diagnostic;
+    const file = path.relative(cwd, path.resolve(error.projectDir, located[1])) || located[1];
+    return `${file}${diagnostic.slice(located[1].length)}`;
+  });
+  return [
+    ...lines,
+    `${error.diagnostics.length} error(s) in ${path.relative(cwd, error.projectDir) || '.'}; nothing was synthesized`,
+  ];
+}
+
 const entry = process.argv[1];
 if (entry && import.meta.url === pathToFileURL(path.resolve(entry)).href) {
-  (await buildApp()).synth();
+  try {
+    (await buildApp()).synth();
+  } catch (error) {
+    const lines = synthFailureLines(error, process.cwd());
+    if (!lines) throw error;
+    process.stderr.write(`${lines.join('\n')}\n`);
+    process.exitCode = 1;
+  }
 }

@@ -1,8 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../infra/app.js';
+import { buildApp, synthFailureLines } from '../../infra/app.js';
+import { InvalidContextError } from '../../infra/context.js';
+import { REPO_ROOT } from '../../infra/handlerBundles.js';
 import { BASE_PROJECT, writeProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/tempDirs.js';
 import {
@@ -142,5 +146,44 @@ describe('the CDK app context values', () => {
     const bundleDir = await tempDir('switchboard-bundle-');
     const outdir = await tempDir('switchboard-cdk-');
     await expect(buildApp(new App({ outdir, context }), { bundleDir })).rejects.toThrow(message);
+  });
+});
+
+describe('cdk synth of a project that does not load', () => {
+  it('prints each problem as FILE:LINE:COL once and a summary, without a stack, and exits 1', async () => {
+    const dir = await writeProject({
+      ...BASE_PROJECT,
+      'data/broken.yml':
+        'flows:\n  broken:\n    description: x\n    steps:\n      - collect: no_such_slot\n',
+    });
+    const out = await tempDir('switchboard-synth-failure-');
+
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'infra/app.ts')],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          CDK_CONTEXT_JSON: JSON.stringify({ project: dir }),
+          CDK_OUTDIR: out,
+        },
+        encoding: 'utf8',
+      },
+    );
+
+    const file = path.relative(REPO_ROOT, path.join(dir, 'data/broken.yml'));
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `${file}:5:18: flows.broken.steps[0].collect names slot "no_such_slot", which the domain does not define`,
+      `1 error(s) in ${path.relative(REPO_ROOT, dir)}; nothing was synthesized`,
+    ]);
+  }, 60_000);
+
+  it('names a context value it cannot deploy with, without a stack', () => {
+    expect(synthFailureLines(new Error('boom'), REPO_ROOT)).toBeUndefined();
+    expect(
+      synthFailureLines(new InvalidContextError('workerConcurrency', 'x', 'a whole number'), '/'),
+    ).toEqual(['cdk synth: Context workerConcurrency must be a whole number, got "x"']);
   });
 });
