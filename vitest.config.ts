@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** What a tier's project sets beyond the shared settings. */
@@ -67,6 +68,10 @@ export function projects(tiers: readonly Tier[]): TestProjectInlineConfiguration
 }
 
 export default defineConfig({
+  // A project's `switchboard/sdk` is the source under test, as the CLI and the bundles resolve it.
+  resolve: {
+    alias: { 'switchboard/sdk': fileURLToPath(new URL('./src/sdk/index.ts', import.meta.url)) },
+  },
   test: {
     environment: 'node',
     pool: 'forks',

@@ -2,7 +2,7 @@
  * Call-time credential hooks of the example assistant. Each runs before an outbound call and
  * returns metadata that travels with it (MCP `_meta`, A2A message metadata) but is never stored.
  */
-import type { OutboundCallContext, OutboundCallResult } from '../src/extensions/index.js';
+import type { OutboundCallContext, OutboundCallResult } from 'switchboard/sdk';
 
 /**
  * Demo credentials for the booking server. A real deployment reads them from a secret store

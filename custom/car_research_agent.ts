@@ -4,8 +4,8 @@
  * in the conversation is for the car the user looked at.
  */
 
-import { type AgentToolResult, McpOpenAgent } from '../src/agents/index.js';
-import type { AgentSlotEvent } from '../src/assistant/index.js';
+import type { AgentSlotEvent } from 'switchboard/sdk';
+import { type AgentToolResult, McpOpenAgent } from 'switchboard/sdk';
 
 export class CarResearchAgent extends McpOpenAgent {
   override async processToolOutput(

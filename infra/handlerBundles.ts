@@ -234,6 +234,8 @@ export function esbuildOptions(
     alias: { ...LEFT_OUT, ...alias },
     bundle: true,
     platform: 'node',
+    // A project's `switchboard/sdk` is the source the handlers are built from: one copy.
+    conditions: ['switchboard-source'],
     format: 'esm',
     target: BUNDLE_SETTINGS.target,
     mainFields: [...BUNDLE_SETTINGS.mainFields],

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -81,5 +81,112 @@ describe('Rasa projects load unchanged', () => {
     const assistant = JSON.parse(await readFile(path.join(out, 'assistant.json'), 'utf8'));
     expect(Object.keys(assistant.flows)).toEqual(['greet']);
     expect(assistant.commandGenerator.llm).toEqual({ model_group: 'main' });
+  });
+});
+
+describe('a project outside the repository', () => {
+  it('imports switchboard/sdk by package name and its classes are the runtime’s own', async () => {
+    const dir = await writeProject({
+      ...BASE_PROJECT,
+      'sub_agents/helper/config.yml': `${BASE_PROJECT['sub_agents/helper/config.yml']}configuration:\n  module: custom.helper.HelperAgent\n`,
+      'custom/helper.ts': `import { McpOpenAgent, type AgentToolResult } from 'switchboard/sdk';
+export class HelperAgent extends McpOpenAgent {
+  override async processToolOutput(current: Readonly<Record<string, AgentToolResult>>) {
+    return Object.keys(current).length > 0 ? [] : [];
+  }
+}
+`,
+    });
+    // As npm installs the package: node_modules/switchboard in the project's folder.
+    await mkdir(path.join(dir, 'node_modules'), { recursive: true });
+    await symlink(REPO_ROOT, path.join(dir, 'node_modules', 'switchboard'));
+
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin/switchboard.js'), 'validate', '--project', dir],
+      { cwd: dir },
+    );
+
+    expect(stdout.trim()).toMatch(/^valid: /);
+  });
+});
+
+describe('the compiled switchboard/sdk', () => {
+  it('loads without the sources and type-checks a project’s agent against its declarations', async () => {
+    const run = promisify(execFile);
+    await run('npm', ['run', 'build:sdk'], { cwd: REPO_ROOT });
+    const loaded = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const sdk = await import(${JSON.stringify(path.join(REPO_ROOT, 'dist/sdk/index.js'))}); console.log(Object.keys(sdk).sort().join(' '));`,
+      ],
+      { cwd: REPO_ROOT },
+    );
+    expect(loaded.stdout.trim()).toBe('A2AAgent McpBaseAgent McpOpenAgent McpTaskAgent');
+
+    // A project of its own with a tsconfig of its own: it sees the declarations only.
+    const dir = await tempDir('switchboard-sdk-types-');
+    await mkdir(path.join(dir, 'node_modules'), { recursive: true });
+    await symlink(REPO_ROOT, path.join(dir, 'node_modules', 'switchboard'));
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2023',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        include: ['agent.ts'],
+      }),
+    );
+    await writeFile(
+      path.join(dir, 'agent.ts'),
+      `import { McpOpenAgent, type AgentSlotEvent, type AgentToolResult } from 'switchboard/sdk';
+export class Agent extends McpOpenAgent {
+  override async processToolOutput(
+    current: Readonly<Record<string, AgentToolResult>>,
+  ): Promise<readonly AgentSlotEvent[]> {
+    return Object.values(current).map((r) => ({ event: 'slot', name: 'seen', value: r.toolName }));
+  }
+}
+// @ts-expect-error: a hook's result is checked against the declarations
+export const wrong: AgentSlotEvent = { event: 'not a slot event', name: 'x', value: 1 };
+`,
+    );
+    await writeFile(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+    const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+    const checked = await run(process.execPath, [tsc, '-p', dir], { cwd: dir }).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(checked.stdout).toBe('');
+    expect(checked.code).toBe(0);
+  }, 120_000);
+});
+
+describe('the package tarball', () => {
+  it('holds the runtime, the CLI, the deploy app and the compiled SDK, and no tests, benchmarks or secrets', async () => {
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      ['pack', '--dry-run', '--json', '--ignore-scripts'],
+      { cwd: REPO_ROOT },
+    );
+    const [pack] = JSON.parse(stdout) as { files: { path: string }[] }[];
+    const files = (pack?.files ?? []).map((f) => f.path);
+    const top = new Set(files.map((file) => file.split('/')[0]));
+
+    for (const needed of ['bin', 'src', 'functions', 'infra', 'package.json', 'CHANGELOG.md']) {
+      expect(top).toContain(needed);
+    }
+    expect(files).toContain('bin/switchboard.js');
+    for (const left of ['test', 'bench', '.env', '.secrets.json', 'custom', 'sub_agents', 'data']) {
+      expect(top).not.toContain(left);
+    }
   });
 });
