@@ -7,6 +7,7 @@ import { bundlesBenchmark } from './bundles.bench.js';
 import { configBenchmark } from './config.bench.js';
 import { costBenchmark } from './cost.bench.js';
 import { dialogueBenchmark } from './dialogue.bench.js';
+import { installBenchmark } from './install.bench.js';
 import { mcpBenchmark } from './mcp.bench.js';
 import { reactBenchmark } from './react.bench.js';
 import { jobCostBenchmark, localThroughputBenchmark } from './runtime.bench.js';
@@ -18,6 +19,7 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>
   config: configBenchmark,
   dialogue: dialogueBenchmark,
   cost: costBenchmark,
+  install: installBenchmark,
   jobs: jobCostBenchmark,
   mcp: mcpBenchmark,
   react: reactBenchmark,
@@ -27,7 +29,8 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<Record<string, unknown>>
 
 /** `npm run bench [name...]`: runs benchmarks, prints JSON, writes bench/results/<name>.json. */
 export async function main(args: readonly string[]): Promise<number> {
-  const names = args.length > 0 ? args : Object.keys(BENCHMARKS);
+  // `install` needs the npm registry: it runs when named.
+  const names = args.length > 0 ? args : Object.keys(BENCHMARKS).filter((n) => n !== 'install');
   const outDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
   await mkdir(outDir, { recursive: true });
   for (const name of names) {

@@ -10,8 +10,8 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/s
 import { dataPart, textPart } from '../a2a/index.js';
 import type { A2ASubAgent } from '../assistant/index.js';
 import type { Logger } from '../resilience/index.js';
-import { sleep } from '../resilience/index.js';
-import { type A2AHost, startA2AHost } from './a2aHost.js';
+import { importOptional, sleep } from '../resilience/index.js';
+import type { A2AHost } from './a2aHost.js';
 import { agentMessage, messageData, messageText, publishCancelled, taskEvents } from './a2aTask.js';
 import { CARS } from './catalog.js';
 import { apiKeyCheck } from './mcpServers.js';
@@ -42,11 +42,18 @@ export interface ShoppingAgentOptions {
 }
 
 /** Serves the shopping agent the example's `car_shopping_agent` configuration points at. */
-export function startShoppingAgent(
+export async function startShoppingAgent(
   agent: Pick<A2ASubAgent, 'configuration'>,
   options: ShoppingAgentOptions,
 ): Promise<A2AHost> {
   const auth = agent.configuration.auth;
+  // The SDK's express handlers serve it: express is an optional peer, for the demo alone.
+  const { startA2AHost } = await importOptional(
+    'express',
+    'The demo A2A agent',
+    ['express@5.3.0'],
+    () => import('./a2aHost.js'),
+  );
   return startA2AHost({
     name: 'Car shopping agent',
     description: 'Configures a car and places the order with the dealership.',

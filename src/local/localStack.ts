@@ -27,7 +27,7 @@ import { lockStateFolder, type StateLock } from '../adapters/local/stateLock.js'
 import { assembleDialogue } from '../assembly/index.js';
 import type { Assistant } from '../assistant/index.js';
 import { a2aPushChannel, a2aServerChannel, standardChannels } from '../channels/index.js';
-import { DemoModel } from '../demo/index.js';
+import { DemoModel } from '../demo/demoModel.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
 import { hasModelAccess, type ToolChatPort } from '../llm/index.js';
 import { SwitchboardError, sleep } from '../resilience/index.js';

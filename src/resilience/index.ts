@@ -16,6 +16,7 @@ export {
 } from './errors.js';
 export { describeError, type LogFields, type Logger } from './logger.js';
 export { isTransientNetworkFailure, isTransientStatus, networkCodeOf } from './network.js';
+export { importOptional, OptionalPackageError } from './optionalPackage.js';
 export {
   MAX_REASON_CHARS,
   MIN_SECRET_CHARS,

@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import dynalite from 'dynalite';
-import { buildApp } from 'fauxqs';
+import { importOptional } from '../../resilience/index.js';
 import { closeDynaliteIterators } from './dynaliteIterators.js';
+
+/** The emulators are optional peers: an install for AWS alone leaves them out. */
+const EMULATORS = ['dynalite@4.0.0', 'fauxqs@1.9.2'];
+const PURPOSE = 'Running locally (DynamoDB and SQS emulated in process)';
 
 export type { LocalQueues, QueueOptions } from './ensureQueues.js';
 export { ensureQueues } from './ensureQueues.js';
@@ -16,6 +19,12 @@ export interface RunningEmulator {
 
 /** Starts dynalite on an ephemeral loopback port; `path` persists tables to LevelDB. */
 export async function startDynalite(options: { path?: string } = {}): Promise<RunningEmulator> {
+  const { default: dynalite } = await importOptional(
+    'dynalite',
+    PURPOSE,
+    EMULATORS,
+    () => import('dynalite'),
+  );
   closeDynaliteIterators();
   const server = dynalite({
     createTableMs: 0,
@@ -47,6 +56,7 @@ export async function startDynalite(options: { path?: string } = {}): Promise<Ru
  * `host` option only rewrites queue URLs, so the app is built and bound to loopback here.
  */
 export async function startFauxqs(): Promise<RunningEmulator> {
+  const { buildApp } = await importOptional('fauxqs', PURPOSE, EMULATORS, () => import('fauxqs'));
   const app = buildApp({ logger: false });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = new URL(address);
