@@ -1,3 +1,4 @@
+import { OptionalPackageError } from '../resilience/optionalPackage.js';
 import { type CliIo, EXIT, processIo, UsageError } from './io.js';
 
 const PROJECT_HELP = `project options:
@@ -98,6 +99,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     if (error instanceof UsageError || isParseArgsError(error)) {
       io.err(`switchboard ${name}: ${(error as Error).message}\n${entry.help}`);
       return EXIT.usage;
+    }
+    if (error instanceof OptionalPackageError) {
+      io.err(`switchboard ${name}: ${error.message}`);
+      return EXIT.invalid;
     }
     throw error;
   }

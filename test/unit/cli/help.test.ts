@@ -48,6 +48,25 @@ describe('switchboard help', () => {
     }
   });
 
+  it('names the optional package a command misses and how to install it, exit 1', async () => {
+    const { OptionalPackageError } = await import('../../../src/resilience/index.js');
+    const { err, io } = captured();
+    vi.doMock('../../../src/cli/validate.js', () => ({
+      validateCommand: async () => {
+        throw new OptionalPackageError(
+          'Running locally needs the package fauxqs, which is not installed: npm install --save-dev fauxqs@1.9.2',
+        );
+      },
+    }));
+
+    expect(await main(['validate'], io)).toBe(1);
+
+    expect(err).toEqual([
+      'switchboard validate: Running locally needs the package fauxqs, which is not installed: npm install --save-dev fauxqs@1.9.2',
+    ]);
+    vi.doUnmock('../../../src/cli/validate.js');
+  });
+
   it('names an unknown command, exit 2', async () => {
     const { err, io } = captured();
 
