@@ -346,3 +346,44 @@ export async function internalErrorReasons(
   }
   return [...reasons];
 }
+
+/** A message the REST webhook answers with. */
+export interface RestMessage {
+  readonly recipient_id: string;
+  readonly text?: string;
+}
+
+/**
+ * Posts a message to the REST webhook, runs the worker until the webhook answers, and returns
+ * the messages it answered with.
+ */
+export async function webhookMessages(
+  rt: TestRuntime,
+  sender: string,
+  message: string,
+): Promise<RestMessage[]> {
+  let answered = false;
+  const reply = rt.http
+    .handle({
+      method: 'POST',
+      path: '/webhooks/rest/webhook',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sender, message }),
+    })
+    .finally(() => {
+      answered = true;
+    });
+  await rt.drain(async () => answered);
+  const response = await reply;
+  if (response.status !== 200) throw new Error(`the webhook answered ${response.status}`);
+  return response.body as RestMessage[];
+}
+
+/** As `webhookMessages`, the texts only. */
+export async function sayThroughWebhook(
+  rt: TestRuntime,
+  sender: string,
+  message: string,
+): Promise<unknown[]> {
+  return (await webhookMessages(rt, sender, message)).map((m) => m.text);
+}

@@ -5,7 +5,12 @@ import { startLocalStack } from '../../../src/local/index.js';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
 import type { ProjectFilesSpec } from '../../helpers/project.js';
-import { type TestRuntime, testRuntime } from '../../helpers/runtime.js';
+import {
+  type RestMessage,
+  type TestRuntime,
+  testRuntime,
+  webhookMessages,
+} from '../../helpers/runtime.js';
 import { ScriptedOpenAi } from '../../helpers/scriptedOpenAi.js';
 
 let emulators: Emulators;
@@ -118,29 +123,7 @@ async function runtimeFor(files: ProjectFilesSpec): Promise<TestRuntime> {
   return testRuntime(emulators, assistant, { models, replyWaitMs: 20_000 });
 }
 
-interface RestMessage {
-  readonly recipient_id: string;
-  readonly text?: string;
-}
-
-/** Posts a message to the REST webhook, runs the worker until it answers, and returns the answer. */
-async function say(rt: TestRuntime, sender: string, message: string): Promise<RestMessage[]> {
-  let answered = false;
-  const reply = rt.http
-    .handle({
-      method: 'POST',
-      path: '/webhooks/rest/webhook',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ sender, message }),
-    })
-    .finally(() => {
-      answered = true;
-    });
-  await rt.drain(async () => answered);
-  const response = await reply;
-  expect(response.status).toBe(200);
-  return response.body as RestMessage[];
-}
+const say = webhookMessages;
 
 const texts = (messages: readonly RestMessage[]) => messages.map((m) => m.text);
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
 import { BASE_PROJECT } from '../../helpers/project.js';
-import { type TestRuntime, testRuntime } from '../../helpers/runtime.js';
+import { sayThroughWebhook, testRuntime } from '../../helpers/runtime.js';
 
 let emulators: Emulators;
 beforeAll(async () => {
@@ -12,24 +12,7 @@ afterAll(async () => {
   await emulators?.close();
 });
 
-/** Posts a message to the REST webhook, runs the worker until it answers, and returns its texts. */
-async function say(rt: TestRuntime, sender: string, message: string): Promise<unknown[]> {
-  let answered = false;
-  const reply = rt.http
-    .handle({
-      method: 'POST',
-      path: '/webhooks/rest/webhook',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ sender, message }),
-    })
-    .finally(() => {
-      answered = true;
-    });
-  await rt.drain(async () => answered);
-  const response = await reply;
-  expect(response.status).toBe(200);
-  return (response.body as { text?: string }[]).map((m) => m.text);
-}
+const say = sayThroughWebhook;
 
 describe('conversation sessions through the runtime', () => {
   it('start anew when the user writes again after the expiration time', async () => {

@@ -6,7 +6,7 @@ import packageJson from '../../../package.json' with { type: 'json' };
 import { assistantFrom } from '../../helpers/dialogue.js';
 import { type Emulators, startEmulators } from '../../helpers/emulators.js';
 import { BASE_PROJECT } from '../../helpers/project.js';
-import { type TestRuntime, testRuntime } from '../../helpers/runtime.js';
+import { sayThroughWebhook, type TestRuntime, testRuntime } from '../../helpers/runtime.js';
 
 /**
  * Conversations stored by a release stay readable by the releases after it. Each release adds
@@ -33,22 +33,7 @@ afterAll(async () => {
   await emulators?.close();
 });
 
-/** Posts a message to the REST webhook, runs the worker until it answers, and returns its texts. */
-async function say(rt: TestRuntime, message: string): Promise<unknown[]> {
-  let answered = false;
-  const reply = rt.http
-    .handle({
-      method: 'POST',
-      path: '/webhooks/rest/webhook',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ sender: SENDER, message }),
-    })
-    .finally(() => {
-      answered = true;
-    });
-  await rt.drain(async () => answered);
-  return ((await reply).body as { text?: string }[]).map((m) => m.text);
-}
+const say = (rt: TestRuntime, message: string) => sayThroughWebhook(rt, SENDER, message);
 
 /** Binary attributes (deflated JSON) as base64 in the fixture's JSON. */
 const encode = (value: unknown): unknown =>
