@@ -11,19 +11,21 @@ import {
 } from '../src/build/index.js';
 import { resolveProjectPaths } from '../src/config/index.js';
 import { InvalidContextError, readDeploySettings } from './context.js';
-import { REPO_ROOT } from './handlerBundles.js';
 import { StatefulStack } from './statefulStack.js';
 import { StatelessStack } from './statelessStack.js';
 
-/** Where the app's assistant bundle is generated (git-ignored). */
-export const BUNDLE_DIR = path.join(REPO_ROOT, '.switchboard');
+/**
+ * Where the app's assistant bundle is generated: `.switchboard/` where synth runs (the project's
+ * folder, or this repository's root), never inside an installed package.
+ */
+const BUNDLE_DIR = '.switchboard';
 
 const CROSS_STACK_REFERENCES = '@aws-cdk/core:defaultCrossStackReferences';
 
 export interface BuildAppOptions {
-  /** The assistant project (default: the `project` context value, else the repository root). */
+  /** The assistant project (default: the `project` context value, else the working folder). */
   readonly projectDir?: string;
-  /** Where the assistant bundle is written (default `.switchboard/` at the repository root). */
+  /** Where the assistant bundle is written (default `.switchboard/` in the working folder). */
   readonly bundleDir?: string;
 }
 
@@ -43,11 +45,11 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
   };
   // Before the bundle: a bad value fails at once, not after the project is loaded.
   const settings = readDeploySettings(app.node);
-  const projectDir = path.resolve(options.projectDir ?? context('project') ?? REPO_ROOT);
+  const projectDir = path.resolve(options.projectDir ?? context('project') ?? '.');
   const bundle = await generateAssistantBundle(
     projectDir,
     context('subAgents'),
-    options.bundleDir ?? BUNDLE_DIR,
+    path.resolve(options.bundleDir ?? BUNDLE_DIR),
     resolveProjectPaths(projectDir, {
       config: context('config'),
       endpoints: context('endpoints'),

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, readdir, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ const UNREACHABLE = /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT)|ETIMEDO
  * test alone needs the npm registry, to install the tarball's dependencies.
  */
 describe('the installed package', () => {
-  it('validates and tests a project in a folder of its own, through npx', async () => {
+  it('validates, tests and synthesizes a project in a folder of its own, through npx', async () => {
     const packDir = await tempDir('switchboard-pack-');
     const { stdout: packed } = await run('npm', ['pack', '--json', '--pack-destination', packDir], {
       cwd: REPO_ROOT,
@@ -88,5 +88,38 @@ describe('the installed package', () => {
     expect(tested.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
     // The project's modules ran from the project: none of the repository's files were needed.
     expect(await readdir(path.join(dir, 'node_modules', 'switchboard'))).not.toContain('test');
+
+    // Deploying: the deploy tooling (optional peers), a cdk.json naming the package's app.
+    const manifest = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
+    const tooling = ['aws-cdk', 'aws-cdk-lib', 'constructs', 'cdk-nag', 'esbuild'].map(
+      (name) => `${name}@${manifest.peerDependencies[name]}`,
+    );
+    await run('npm', ['install', '--no-audit', '--no-fund', ...tooling], {
+      cwd: dir,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    await writeFile(
+      path.join(dir, 'cdk.json'),
+      '{ "app": "npx tsx node_modules/switchboard/infra/app.ts" }\n',
+    );
+    await run('npx', ['cdk', 'synth', '--no-notices', '--quiet', '-c', 'project=.'], {
+      cwd: dir,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const synthesized = await readdir(path.join(dir, 'cdk.out'));
+    expect(synthesized).toEqual(
+      expect.arrayContaining([
+        'SwitchboardState.template.json',
+        'SwitchboardRuntime.template.json',
+      ]),
+    );
+    // The assistant bundle is the project's, beside it, not inside the installed package.
+    expect(await readdir(path.join(dir, '.switchboard'))).toContain('assistant.json');
+    expect(await readdir(path.join(dir, 'node_modules', 'switchboard'))).not.toContain(
+      '.switchboard',
+    );
   }, 300_000);
 });
