@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/localProcess.js';
@@ -188,5 +189,42 @@ describe('the package tarball', () => {
     for (const left of ['test', 'bench', '.env', '.secrets.json', 'custom', 'sub_agents', 'data']) {
       expect(top).not.toContain(left);
     }
+  });
+});
+
+describe('switchboard --help', () => {
+  it('answers without loading the TypeScript loader or any command', async () => {
+    const dir = await tempDir('switchboard-help-');
+    const log = path.join(dir, 'loaded.log');
+    const hooks = path.join(dir, 'hooks.mjs');
+    await writeFile(
+      hooks,
+      `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(log)}, url + '\\n');
+  return next(url, context);
+}
+`,
+    );
+    const registrar = path.join(dir, 'register.mjs');
+    await writeFile(
+      registrar,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
+    await writeFile(log, '');
+
+    for (const argv of [['--help'], ['run', '--help']]) {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', registrar, path.join(REPO_ROOT, 'bin/switchboard.js'), ...argv],
+        { cwd: REPO_ROOT },
+      );
+      expect(stdout).toMatch(/^usage: switchboard /);
+    }
+    const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    expect(loaded.some((url) => url.endsWith('/bin/switchboard.js'))).toBe(true);
+    expect(
+      loaded.filter((url) => url.includes('/node_modules/tsx/') || url.endsWith('.ts')),
+    ).toEqual([]);
   });
 });

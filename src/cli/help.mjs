@@ -1,0 +1,74 @@
+// The CLI's help, in plain JavaScript: `bin/switchboard.js` answers `--help` from here before it
+// loads the TypeScript loader, so help takes little more than Node's own start.
+
+const PROJECT_HELP = `project options:
+  --project DIR      the assistant project (default: the current folder)
+  --sub-agents DIR   its sub-agent folder (default: sub_agents)
+  --config FILE      its configuration (default: config.yml)
+  --endpoints FILE   its endpoints (default: endpoints.yml)
+  --domain PATH      its domain file or folder (default: domain.yml or domain/)
+  --data PATH        a flows file or folder, repeatable (default: data/)`;
+
+/** Each command's one-line summary and its `--help`. */
+export const COMMANDS = {
+  run: {
+    summary: 'start the assistant locally',
+    help: `usage: switchboard run [options]
+
+Serves the assistant on loopback (the REST channel at /webhooks/rest/webhook), with DynamoDB and
+SQS emulated in process, until Ctrl-C.
+
+options:
+  --port N        the HTTP port (default: 5005)
+  --state DIR     keep conversations in DIR across restarts (default: in memory)
+  --demo-peers    also start the demo's MCP servers and A2A agent (SWITCHBOARD_DEMO_PEERS=off skips them)
+
+${PROJECT_HELP}`,
+  },
+  validate: {
+    summary: 'check an assistant project',
+    help: `usage: switchboard validate [options]
+
+Loads the project and reports every problem as FILE:LINE:COL: message. Exit code 0 when it is
+valid, 1 when it is not.
+
+${PROJECT_HELP}`,
+  },
+  test: {
+    summary: 'run conversation tests (e2e)',
+    help: `usage: switchboard test [PATH] [options]
+
+Runs Rasa's end-to-end conversation tests in PATH (a file or a folder; default:
+tests/e2e_test_cases.yml) against the assistant in process.
+
+options:
+  --junit-xml FILE    also write the results as JUnit XML
+  --fail-fast         stop at the first failing test
+  --commands FILE     the command generator's scripted answers (default: e2e_commands.yml
+                      beside the tests, when there is one)
+  --no-commands       ask the configured model instead
+  --demo-peers        start the demo's MCP servers and A2A agent for the tests
+
+${PROJECT_HELP}`,
+  },
+};
+
+export const USAGE = `usage: switchboard <command> [options]
+
+commands:
+${Object.entries(COMMANDS)
+  .map(([name, entry]) => `  ${name.padEnd(10)} ${entry.summary}`)
+  .join('\n')}
+
+Run switchboard <command> --help for a command's options.`;
+
+const HELP_FLAGS = new Set(['--help', '-h', 'help']);
+
+/** The help a command line asks for (`--help`, or `<command> --help`), or undefined. */
+export function helpRequested(argv) {
+  const [name, ...args] = argv;
+  if (name !== undefined && HELP_FLAGS.has(name)) return USAGE;
+  const entry = name === undefined ? undefined : COMMANDS[name];
+  if (entry && (args.includes('--help') || args.includes('-h'))) return entry.help;
+  return undefined;
+}
