@@ -162,6 +162,8 @@ export class OnDemandA2ARunner implements AgentRunner<A2ARunData> {
   }
 
   async cancel(target: CancelTarget<A2ARunData>, scope: CancelScope): Promise<void> {
+    // Nothing left running remotely: no task to cancel, and no client to load for it.
+    if (!target.data?.taskId && !target.session?.task_id) return;
     await (await this.runner()).cancel?.(target, scope);
   }
 

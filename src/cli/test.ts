@@ -172,8 +172,11 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
     return results.some((r) => r.status === 'failed') ? TEST_EXIT.failed : TEST_EXIT.passed;
   } finally {
     stopping.abort();
-    await stack.stop();
-    await peers?.close();
+    try {
+      await stack.stop();
+    } finally {
+      await peers?.close();
+    }
   }
 }
 

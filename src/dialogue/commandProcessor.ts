@@ -67,13 +67,19 @@ export function processCommands(
   const proposed = valid.filter(
     (c) => c.command !== 'continue agent' && c.command !== 'restart agent',
   );
-  // With no flow running and none starting, a slot that a flow asks for is not set: it would
-  // wait, unseen, and that flow would later skip its question. The message is answered as not
-  // handled. Other slots (a button's controlled slot, say) are set as in Rasa.
-  const idle =
-    !ctx.turn.stack.some(isStepFrame) && !proposed.some((c) => c.command === 'start flow');
+  // With no flow running, a slot that a flow asks for is set only for a flow that starts with
+  // it (or one that flow calls): else it would wait, unseen, and that flow would later skip its
+  // question. A message left with nothing to do is answered as not handled. Other slots (a
+  // button's controlled slot, say) are set as in Rasa.
+  const idle = !ctx.turn.stack.some(isStepFrame);
+  const starting = proposed.flatMap((c) => (c.command === 'start flow' ? [c.flow] : []));
   const acting = idle
-    ? proposed.filter((c) => c.command !== 'set slot' || !askedByAFlow(ctx, c.name))
+    ? proposed.filter(
+        (c) =>
+          c.command !== 'set slot' ||
+          !askedByAFlow(ctx, c.name) ||
+          collectedBy(ctx, starting, c.name),
+      )
     : proposed;
   const correction = applySlots(ctx, acting, { corrections: true });
   // Patterns are pushed after the flows so that they run first: their messages come first.
@@ -148,6 +154,20 @@ function patternFor(
     default:
       return undefined;
   }
+}
+
+/** Whether one of `flows`, or a flow one of them calls, has a collect step for the slot. */
+function collectedBy(ctx: TurnContext, flows: readonly string[], slot: string): boolean {
+  const seen = new Set<string>();
+  const pending = [...flows];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const graph = ctx.model.flows.get(id);
+    if (graph?.collectSteps.has(slot)) return true;
+    pending.push(...(graph?.calledFlows ?? []));
+  }
+  return false;
 }
 
 /** Whether a project flow has a collect step for the slot. */

@@ -8,7 +8,11 @@ import type { Job, ReplyBatch, ReplyStore } from '../runtime/index.js';
 const MAX_TEXT = 200;
 
 function shown(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // One line, and nothing a terminal would act on (escape sequences from a hostile message).
+  const line = text
+    .replace(/\s+/g, ' ')
+    .replace(/\p{Cc}/gu, '')
+    .trim();
   return line.length <= MAX_TEXT ? line : `${line.slice(0, MAX_TEXT)}…`;
 }
 

@@ -35,8 +35,8 @@ export async function importOptional<T>(
 function isMissing(error: unknown, name: string): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
+  // Node names the package it could not find in quotes; a package missing under it (a
+  // dependency of the optional package) is that package's problem, not a missing install.
   const message = error instanceof Error ? error.message : '';
-  return (
-    message.includes(`'${name}'`) || message.includes(`"${name}"`) || message.includes(`/${name}/`)
-  );
+  return new RegExp(`Cannot find (package|module) ['"]${name}['"/]`).test(message);
 }

@@ -259,10 +259,27 @@ describe('OnDemandA2ARunner', () => {
     const data = runner.start(invocation());
 
     const results = await Promise.all([runner.step(data, context()), runner.step(data, context())]);
-    await runner.cancel({ agent: agent('shopper'), conversationId: 'c1', data }, context());
+    await runner.cancel(
+      { agent: agent('shopper'), conversationId: 'c1', data: { ...data, taskId: 'task-1' } },
+      context(),
+    );
 
     expect(built).toEqual({ count: 1, cancelled: 1 });
     expect(results.map((r) => r.next.type)).toEqual(['retry', 'retry']);
+  });
+
+  it('cancels a run with no remote task without loading the A2A client', async () => {
+    const { built, load } = loaded();
+    const runner = new OnDemandA2ARunner(load);
+    const data = runner.start(invocation());
+
+    await runner.cancel({ agent: agent('shopper'), conversationId: 'c1', data }, context());
+    await runner.cancel(
+      { agent: agent('shopper'), conversationId: 'c1', session: { task_id: 'task-9' } },
+      context(),
+    );
+
+    expect(built).toEqual({ count: 1, cancelled: 1 });
   });
 
   it('tries to load again at the next step when loading failed', async () => {

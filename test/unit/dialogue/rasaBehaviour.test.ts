@@ -434,6 +434,29 @@ responses:
     expect(await c.say('send money')).toEqual(['Who should receive the money?']);
   });
 
+  it('keeps, from a message that starts a flow, only the slots that flow asks for', async () => {
+    const c = await newConversation(PROJECT);
+    c.ports.llm.reply(
+      'start flow transfer_money\nset slot recipient Ada\nset slot pizza_size large',
+    );
+
+    expect(await c.say('send money to Ada, and I like large pizzas')).toEqual([
+      'How much should I send to Ada?',
+    ]);
+    expect(c.state.slots.recipient).toBe('Ada');
+    expect(c.state.slots.pizza_size).toBeNull();
+  });
+
+  it('sets none of the slots of flows that do not start with the message', async () => {
+    const c = await newConversation(PROJECT);
+    c.ports.llm.reply('start flow say_price\nset slot recipient Ada');
+    await c.say('the price, and send money to Ada');
+
+    expect(c.state.slots.recipient).toBeNull();
+    c.ports.llm.reply('start flow transfer_money');
+    expect(await c.say('send money')).toEqual(['Who should receive the money?']);
+  });
+
   it('answers /restart, resetting the slots and the flow in progress', async () => {
     const c = await newConversation(PROJECT);
     c.ports.llm.reply('start flow transfer_money');

@@ -41,6 +41,7 @@ describe('the turn lines of switchboard run', () => {
           },
         },
         { recipient_id: 'ada', message: { text: 'x'.repeat(250) } },
+        { recipient_id: 'ada', message: { text: 'red\u001b[31m alert\u0007' } },
         { recipient_id: 'ada', message: { image: 'https://example.test/car.png' } },
       ] as unknown as ReplyBatch['messages']),
     );
@@ -48,6 +49,7 @@ describe('the turn lines of switchboard run', () => {
     expect(lines).toEqual([
       'ada > When suits you best? [Morning | Evening]',
       `ada > ${'x'.repeat(200)}…`,
+      'ada > red[31m alert',
       'ada > (a message without text)',
     ]);
   });

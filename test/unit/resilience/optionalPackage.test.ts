@@ -45,6 +45,14 @@ describe('importOptional', () => {
     expect(failure).toBeInstanceOf(OptionalPackageError);
   });
 
+  it('does not take a package missing under the optional one for the optional one', async () => {
+    const under = notFound('level', '/app/node_modules/dynalite/db/index.js');
+
+    await expect(
+      importOptional('dynalite', 'x', ['dynalite@4.0.0'], async () => Promise.reject(under)),
+    ).rejects.toBe(under);
+  });
+
   it('passes on any other failure as it is, a missing module of another name included', async () => {
     const broken = new Error('the module threw as it loaded');
     const other = notFound('something-else');
