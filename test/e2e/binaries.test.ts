@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/localProcess.js';
+import { modulesLoaded } from '../helpers/modulesLoaded.js';
 import { BASE_PROJECT, writeProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/tempDirs.js';
 
@@ -194,34 +194,16 @@ describe('the package tarball', () => {
 
 describe('switchboard --help', () => {
   it('answers without loading the TypeScript loader or any command', async () => {
-    const dir = await tempDir('switchboard-help-');
-    const log = path.join(dir, 'loaded.log');
-    const hooks = path.join(dir, 'hooks.mjs');
-    await writeFile(
-      hooks,
-      `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  appendFileSync(${JSON.stringify(log)}, url + '\\n');
-  return next(url, context);
-}
-`,
-    );
-    const registrar = path.join(dir, 'register.mjs');
-    await writeFile(
-      registrar,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-    );
-    await writeFile(log, '');
-
+    const loaded: string[] = [];
     for (const argv of [['--help'], ['run', '--help']]) {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ['--import', registrar, path.join(REPO_ROOT, 'bin/switchboard.js'), ...argv],
+      const { urls, stdout } = await modulesLoaded(
+        [path.join(REPO_ROOT, 'bin/switchboard.js'), ...argv],
         { cwd: REPO_ROOT },
       );
       expect(stdout).toMatch(/^usage: switchboard /);
+      loaded.push(...urls);
     }
-    const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+
     expect(loaded.some((url) => url.endsWith('/bin/switchboard.js'))).toBe(true);
     expect(
       loaded.filter((url) => url.includes('/node_modules/tsx/') || url.endsWith('.ts')),

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -18,6 +18,7 @@ import {
 import { generateAssistantBundle } from '../../src/build/index.js';
 import { BANK_PROJECT } from '../helpers/e2eProject.js';
 import { startTestMcpServer, type TestMcpServer } from '../helpers/mcpTestServer.js';
+import { modulesLoaded } from '../helpers/modulesLoaded.js';
 import { writeProject } from '../helpers/project.js';
 import { ScriptedOpenAi } from '../helpers/scriptedOpenAi.js';
 import { tempDir } from '../helpers/tempDirs.js';
@@ -53,27 +54,13 @@ const FUNCTION_ENV = {
  * the Lambda runtime does on a cold start (a module hook writes down each one).
  */
 async function filesLoaded(bundleDir: string): Promise<string[]> {
-  const log = path.join(bundleDir, 'loaded.log');
-  const hooks = path.join(bundleDir, 'hooks.mjs');
-  await writeFile(
-    hooks,
-    `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  appendFileSync(${JSON.stringify(log)}, url + '\\n');
-  return next(url, context);
-}
-`,
+  const entry = pathToFileURL(path.join(bundleDir, 'index.mjs')).href;
+  const { urls } = await modulesLoaded(
+    ['--input-type=module', '-e', `await import(${JSON.stringify(entry)});`],
+    { env: FUNCTION_ENV },
   );
-  await writeFile(log, '');
-  const script = `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)}); await import(${JSON.stringify(pathToFileURL(path.join(bundleDir, 'index.mjs')).href)});`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, ...FUNCTION_ENV },
-  });
   const prefix = pathToFileURL(bundleDir).href;
-  return (await readFile(log, 'utf8'))
-    .split('\n')
-    .filter((url) => url.startsWith(prefix))
-    .map((url) => url.slice(prefix.length + 1));
+  return urls.filter((url) => url.startsWith(prefix)).map((url) => url.slice(prefix.length + 1));
 }
 
 /** The chunks of a build that hold `file` (a path in node_modules), by file name. */
