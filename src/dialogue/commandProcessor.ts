@@ -77,7 +77,7 @@ export function processCommands(
     ? proposed.filter(
         (c) =>
           c.command !== 'set slot' ||
-          !askedByAFlow(ctx, c.name) ||
+          !ctx.model.askedSlots.has(c.name) ||
           collectedBy(ctx, starting, c.name),
       )
     : proposed;
@@ -166,14 +166,6 @@ function collectedBy(ctx: TurnContext, flows: readonly string[], slot: string): 
     const graph = ctx.model.flows.get(id);
     if (graph?.collectSteps.has(slot)) return true;
     pending.push(...(graph?.calledFlows ?? []));
-  }
-  return false;
-}
-
-/** Whether a project flow has a collect step for the slot. */
-function askedByAFlow(ctx: TurnContext, slot: string): boolean {
-  for (const [id, graph] of ctx.model.flows) {
-    if (!isPatternId(id) && graph.collectSteps.has(slot)) return true;
   }
   return false;
 }

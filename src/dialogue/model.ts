@@ -10,6 +10,7 @@ import {
   BUILTIN_RESPONSES,
   BUILTIN_SLOTS,
   DEFAULT_SESSION,
+  isPatternId,
   PATTERN_FLOWS,
 } from '../assistant/index.js';
 import { compileTemplate } from '../prompts/environment.js';
@@ -29,6 +30,8 @@ export interface DialogueModel {
   readonly responses: Readonly<Record<string, readonly ResponseVariation[]>>;
   /** Intent name → the flow whose `nlu_trigger` names it. */
   readonly intentFlows: ReadonlyMap<string, string>;
+  /** The slots a project flow (not a pattern) has a collect step for. */
+  readonly askedSlots: ReadonlySet<string>;
   readonly commandPrompt: nunjucks.Template;
   /** When a session expires and what it carries over (Rasa's defaults unless the domain says). */
   readonly session: SessionSettings;
@@ -51,6 +54,12 @@ export function buildDialogueModel(assistant: Assistant): DialogueModel {
     }
   }
 
+  const askedSlots = new Set(
+    Object.keys(assistant.flows)
+      .filter((id) => !isPatternId(id))
+      .flatMap((id) => [...(flows.get(id)?.collectSteps.keys() ?? [])]),
+  );
+
   const template = assistant.commandGenerator.promptTemplate;
   const responses = { ...BUILTIN_RESPONSES, ...assistant.responses };
   const rephrase = buildRephraseSetup(assistant, responses);
@@ -60,6 +69,7 @@ export function buildDialogueModel(assistant: Assistant): DialogueModel {
     slots: { ...BUILTIN_SLOTS, ...assistant.slots },
     responses,
     intentFlows,
+    askedSlots,
     session: assistant.session ?? DEFAULT_SESSION,
     ...(rephrase ? { rephrase } : {}),
     commandPrompt: compileTemplate(
