@@ -37,6 +37,7 @@ export async function modelCall(step: StepState): Promise<AgentStepResult> {
     messages: [...conversation(step), ...step.data.messages],
     tools: definitions,
     toolChoice: 'auto',
+    agent: step.config.name,
     signal: step.context.signal,
     ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
     // Text that comes with tool calls is shown only as a filler: without fillers, no preview.
@@ -87,6 +88,7 @@ export async function closingCall(step: StepState): Promise<AgentStepResult> {
     messages: [...conversation(step), ...step.data.messages, ...(instruction ? [instruction] : [])],
     tools: definitions,
     toolChoice: 'none',
+    agent: step.config.name,
     signal: step.context.signal,
     ...(step.context.deadline !== undefined ? { deadline: step.context.deadline } : {}),
     ...streaming(step),

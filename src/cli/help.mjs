@@ -11,6 +11,18 @@ const PROJECT_HELP = `project options:
 
 /** Each command's one-line summary and its `--help`. */
 export const COMMANDS = {
+  init: {
+    summary: 'create a new assistant project',
+    help: `usage: switchboard init [DIR] [options]
+
+Writes a working assistant into DIR (default: the current folder): config.yml, endpoints.yml,
+domain.yml, a flow in data/, a ReAct agent in sub_agents/ on a small MCP server in mcp/, e2e
+tests in tests/, .env.example and a package.json (an existing one keeps its fields and gains the
+scripts and dependencies it lacks). Then: npm install && npm start.
+
+options:
+  --force   overwrite files that are already there`,
+  },
   run: {
     summary: 'start the assistant locally',
     help: `usage: switchboard run [options]
@@ -22,6 +34,11 @@ options:
   --port N        the HTTP port (default: 5005)
   --state DIR     keep conversations in DIR across restarts (default: in memory)
   --demo-peers    also start the demo's MCP servers and A2A agent (SWITCHBOARD_DEMO_PEERS=off skips them)
+  --peers FILE    also start the development servers a module exports as start(), repeatable
+                  (as npm start does in a project switchboard init made)
+
+Without OPENAI_API_KEY (or a model api_base) a scripted model answers: the messages of
+tests/e2e_commands.yml when the project has one, else the demo conversation.
 
 ${PROJECT_HELP}`,
   },
@@ -44,10 +61,11 @@ tests/e2e_test_cases.yml) against the assistant in process.
 options:
   --junit-xml FILE    also write the results as JUnit XML
   --fail-fast         stop at the first failing test
-  --commands FILE     the command generator's scripted answers (default: e2e_commands.yml
-                      beside the tests, when there is one)
+  --commands FILE     the scripted answers of the command generator and the sub agents
+                      (default: e2e_commands.yml beside the tests, when there is one)
   --no-commands       ask the configured model instead
   --demo-peers        start the demo's MCP servers and A2A agent for the tests
+  --peers FILE        start the development servers a module exports as start(), repeatable
 
 ${PROJECT_HELP}`,
   },

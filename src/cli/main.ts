@@ -6,6 +6,7 @@ type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 
 /** Each command's module is imported only when it runs: `--help` loads none of them. */
 const LOADERS: Readonly<Record<keyof typeof COMMANDS, () => Promise<Command>>> = {
+  init: async () => (await import('./init.js')).initCommand,
   run: async () => (await import('./run.js')).runCommand,
   validate: async () => (await import('./validate.js')).validateCommand,
   test: async () => (await import('./test.js')).testCommand,

@@ -1,8 +1,16 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { summarize } from '../assistant/index.js';
-import { isDirectory, isFile, projectEnvironment, yamlFilesUnder } from '../config/index.js';
-import { type DemoPeers, startDemoPeers } from '../demo/index.js';
+import { type Assistant, summarize } from '../assistant/index.js';
+import {
+  formatDiagnostic,
+  isDirectory,
+  isFile,
+  projectEnvironment,
+  relativeFile,
+  yamlFilesUnder,
+} from '../config/index.js';
+import { COMMANDS_FILE_NAME, loadCommandsFile, scriptedModel } from '../e2eTests/index.js';
+import { type ChatModel, hasModelAccess } from '../llm/index.js';
 import {
   BlankRestTokenError,
   type LocalStack,
@@ -10,6 +18,7 @@ import {
   startLocalStack,
 } from '../local/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
+import { PeerStartError, type StartedPeers, startPeers } from './peers.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
 /** Resolves when the process is asked to stop; tests pass their own. */
@@ -40,6 +49,7 @@ export async function runCommand(
       port: { type: 'string', default: '5005' },
       state: { type: 'string' },
       'demo-peers': { type: 'boolean', default: false },
+      peers: { type: 'string', multiple: true },
     },
     strict: true,
   });
@@ -58,18 +68,24 @@ export async function runCommand(
   io.err(`loaded assistant: ${summarize(assistant)}`);
   // Credentials in .env count as the environment, as they do for the project's ${VAR}s.
   const env = await projectEnvironment(assistant.projectDir, io.env);
-  const peers = values['demo-peers'] && env.SWITCHBOARD_DEMO_PEERS?.toLowerCase() !== 'off';
-  let demo: DemoPeers | undefined;
-  if (peers) {
-    try {
-      demo = await startDemoPeers(assistant, env);
-    } catch (error) {
-      io.err(`switchboard run: the demo peers could not start: ${describe(error)}`);
+  let peers: StartedPeers;
+  try {
+    peers = await startPeers({
+      assistant,
+      env,
+      cwd: io.cwd,
+      demo: values['demo-peers'] && env.SWITCHBOARD_DEMO_PEERS?.toLowerCase() !== 'off',
+      modules: values.peers ?? [],
+    });
+  } catch (error) {
+    if (!(error instanceof PeerStartError)) throw error;
+    io.err(`switchboard run: ${error.message}`);
+    if (error.demo) {
       io.err('stop what uses their ports, or set SWITCHBOARD_DEMO_PEERS=off to run without them');
-      return EXIT.invalid;
     }
-    for (const line of demo.started) io.err(line);
+    return EXIT.invalid;
   }
+  for (const line of peers.started) io.err(line);
   let stack: LocalStack;
   try {
     stack = await startLocalStack({
@@ -79,11 +95,12 @@ export async function runCommand(
       announce: (line) => io.err(line),
       // The conversations as they go, on the terminal (logs stay JSON lines, WARN by default).
       showTurns: (line) => io.err(line),
+      ...(await projectStandIn(io, assistant, env)),
       ...(state !== undefined ? { dataDir: state } : {}),
       ...(replyWaitMs !== undefined ? { replyWaitMs } : {}),
     });
   } catch (error) {
-    await demo?.close();
+    await peers.close();
     if (!(error instanceof BlankRestTokenError || error instanceof StateFolderInUseError)) {
       throw error;
     }
@@ -94,8 +111,43 @@ export async function runCommand(
   await stopSignal();
   io.err('shutting down');
   await stack.stop();
-  await demo?.close();
+  await peers.close();
   return EXIT.ok;
+}
+
+/**
+ * Without a key, a project with a commands file (`tests/e2e_commands.yml`) is played from it:
+ * the commands its messages get, and its agents' scripted replies. Other projects get the demo
+ * model.
+ */
+async function projectStandIn(
+  io: CliIo,
+  assistant: Assistant,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ standIn?: { model: ChatModel; announce: string } }> {
+  if (hasModelAccess(assistant.commandGenerator.llm, assistant, env)) return {};
+  const file = path.join(assistant.projectDir, 'tests', COMMANDS_FILE_NAME);
+  if (!(await isFile(file))) return {};
+  const loaded = await loadCommandsFile(file);
+  const shown = relativeFile(file, io.cwd);
+  if (!loaded.commands) {
+    for (const error of loaded.errors) io.err(formatDiagnostic(error, io.cwd));
+    io.err(`${shown} has errors: the scripted demo model plays instead`);
+    return {};
+  }
+  const { commands } = loaded;
+  const model = scriptedModel(commands, (message, suggestion) => {
+    const known = commands.messages.slice(0, 6).map((m) => JSON.stringify(m));
+    io.err(
+      `the scripted model has no commands for ${JSON.stringify(message)} in ${shown}${suggestion || `; it answers ${known.join(', ')}`}`,
+    );
+  });
+  return {
+    standIn: {
+      model,
+      announce: `no OPENAI_API_KEY or model api_base: a scripted model answers the messages of ${shown}`,
+    },
+  };
 }
 
 /**
@@ -125,13 +177,6 @@ async function splitDataOptions(
 async function holdsYaml(file: string): Promise<boolean> {
   if (await isFile(file)) return /\.ya?ml$/i.test(file);
   return (await isDirectory(file)) && (await yamlFilesUnder(file)).length > 0;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
-    return `a port is in use (${error.message})`;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** `SWITCHBOARD_REPLY_WAIT_MS`: how long the REST webhook waits for a turn (0 to 120,000 ms). */

@@ -10,7 +10,6 @@ import {
   projectEnvironment,
   relativeFile,
 } from '../config/index.js';
-import { type DemoPeers, startDemoPeers } from '../demo/index.js';
 import type { LlmPort } from '../dialogue/index.js';
 import {
   COMMANDS_FILE_NAME,
@@ -24,6 +23,7 @@ import {
   type RunningCase,
   resultLines,
   runSuite,
+  ScriptedAgentModel,
   ScriptedCommandModel,
   type ScriptedCommands,
   stubbedActions,
@@ -36,25 +36,8 @@ import {
 import { hasModelAccess, modelFactory, type ToolChatPort } from '../llm/index.js';
 import { startLocalStack } from '../local/index.js';
 import { type CliIo, UsageError } from './io.js';
+import { PeerStartError, type StartedPeers, startPeers } from './peers.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
-
-/** The demo's MCP servers and A2A agent, as `run --demo-peers` starts them; null when they could not start. */
-async function demoPeers(
-  io: CliIo,
-  assistant: Assistant,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<DemoPeers | null> {
-  try {
-    const peers = await startDemoPeers(assistant, env);
-    for (const line of peers.started) io.err(line);
-    return peers;
-  } catch (error) {
-    io.err(
-      `switchboard test: the demo peers could not start: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return null;
-  }
-}
 
 /** Exit codes of `switchboard test`: every test passed, a test failed, the run could not start. */
 export const TEST_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
@@ -80,6 +63,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
       'no-commands': { type: 'boolean', default: false },
       'fail-fast': { type: 'boolean', default: false },
       'demo-peers': { type: 'boolean', default: false },
+      peers: { type: 'string', multiple: true },
     },
     allowPositionals: true,
     strict: true,
@@ -121,8 +105,21 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
 
   io.err(`loaded assistant: ${summarize(assistant)}`);
   io.err(mode.announce);
-  const peers = values['demo-peers'] ? await demoPeers(io, assistant, env) : undefined;
-  if (peers === null) return TEST_EXIT.usage;
+  let peers: StartedPeers;
+  try {
+    peers = await startPeers({
+      assistant,
+      env,
+      cwd: io.cwd,
+      demo: values['demo-peers'],
+      modules: values.peers ?? [],
+    });
+  } catch (error) {
+    if (!(error instanceof PeerStartError)) throw error;
+    io.err(`switchboard test: ${error.message}`);
+    return TEST_EXIT.usage;
+  }
+  for (const line of peers.started) io.err(line);
   const token = randomBytes(24).toString('hex');
   let stack: Awaited<ReturnType<typeof startLocalStack>>;
   try {
@@ -137,7 +134,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
       wrapActions: (actions) => stubbedActions(actions, suite.stubs, running),
     });
   } catch (error) {
-    await peers?.close();
+    await peers.close();
     throw error;
   }
   const stopping = new AbortController();
@@ -175,7 +172,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
     try {
       await stack.stop();
     } finally {
-      await peers?.close();
+      await peers.close();
     }
   }
 }
@@ -244,16 +241,26 @@ function chooseModel(
   if (commands) {
     const errors = unscriptedMessages(suite, commands, io.cwd);
     if (errors.length > 0) return { errors };
-    // With the demo peers and no model, the demo model plays the agents (as `run` does).
+    const shown = relativeFile(commands.file, io.cwd);
+    const llm = new ScriptedCommandModel(commands, running);
+    // The file's `agents:` play the agents; else, with the demo peers and no model, the demo
+    // model does (as `run` does).
+    if (commands.scriptsAgents) {
+      return {
+        announce: `scripted commands and sub agents from ${shown}: no model is called, generative assertions are not checked`,
+        llm,
+        agentModel: new ScriptedAgentModel(commands, running),
+      };
+    }
     const demoAgents = demo && !access;
     return {
-      announce: `scripted commands from ${relativeFile(commands.file, io.cwd)}: no model is called; ${demoAgents ? 'the scripted demo model plays the sub agents' : 'sub agents cannot run'}, generative assertions are not checked`,
-      llm: new ScriptedCommandModel(commands, running),
+      announce: `scripted commands from ${shown}: no model is called; ${demoAgents ? 'the scripted demo model plays the sub agents' : 'sub agents cannot run'}, generative assertions are not checked`,
+      llm,
       ...(demoAgents
         ? {}
         : {
             agentModel: noModel(
-              'sub agents need a model, and this run uses the commands file instead of one',
+              'sub agents need a model, and this run uses the commands file instead of one (script them under "agents:" in it)',
             ),
           }),
     };

@@ -13,6 +13,8 @@ export interface ChatMessage {
 export interface LlmPort {
   complete(request: {
     readonly messages: readonly ChatMessage[];
+    /** The user's message the answer is about, when there is one (scripted stand-ins read it). */
+    readonly userMessage?: string;
     readonly signal?: AbortSignal;
     /** The call must be over by then (ms since the epoch): the job's budget ends soon after. */
     readonly deadline?: number;

@@ -6,6 +6,7 @@ export {
   loadCommandsFile,
   ScriptedCommandModel,
   ScriptedCommands,
+  type ScriptedMove,
   UnscriptedMessageError,
 } from './commandsFile.js';
 export type { Judge, JudgeQuestion } from './generative.js';
@@ -19,6 +20,7 @@ export { resultLines, summaryLines } from './report.js';
 export type { CaseFailure, CaseResult, ConversationTarget, RunOptions } from './runner.js';
 export { runSuite } from './runner.js';
 export type { RunningCase } from './runningCase.js';
+export { ScriptedAgentModel, scriptedModel } from './scriptedAgents.js';
 export { checkStep } from './stepChecks.js';
 export { stubbedActions } from './stubs.js';
 export type {

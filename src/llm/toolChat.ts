@@ -45,6 +45,8 @@ export interface ToolChatRequest {
   readonly messages: readonly ToolChatMessage[];
   readonly tools?: readonly ToolDefinition[];
   readonly toolChoice?: ToolChoice;
+  /** The name of the sub agent asking (scripted stand-ins read it; models are not told). */
+  readonly agent?: string;
   readonly signal?: AbortSignal;
   /** When the call must be over (ms since the epoch). */
   readonly deadline?: number;

@@ -29,7 +29,7 @@ import type { Assistant } from '../assistant/index.js';
 import { a2aPushChannel, a2aServerChannel, standardChannels } from '../channels/index.js';
 import { DemoModel } from '../demo/demoModel.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
-import { hasModelAccess, type ToolChatPort } from '../llm/index.js';
+import { type ChatModel, hasModelAccess, type ToolChatPort } from '../llm/index.js';
 import { SwitchboardError, sleep } from '../resilience/index.js';
 import {
   COMMIT_RESERVE_MS,
@@ -64,6 +64,11 @@ export interface LocalStackOptions {
   readonly llm?: LlmPort;
   /** Overrides the agents' model (tests pass a scripted one). */
   readonly agentModel?: ToolChatPort;
+  /**
+   * The model played without a key (no OPENAI_API_KEY or api_base), with the line that says so;
+   * the scripted demo model by default.
+   */
+  readonly standIn?: { readonly model: ChatModel; readonly announce: string };
   /** Wraps the project's custom actions (`switchboard test` puts its stubs in front). */
   readonly wrapActions?: (actions: ActionPort) => ActionPort;
   /** How long the REST webhook waits for a turn to settle. */
@@ -138,7 +143,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     if (!options.llm && !hasModelAccess(assistant.commandGenerator.llm, assistant, env)) {
       options.announce(
-        'no OPENAI_API_KEY or model api_base: using the scripted demo model, which plays the demo conversation of the README',
+        options.standIn?.announce ??
+          'no OPENAI_API_KEY or model api_base: using the scripted demo model, which plays the demo conversation of the README',
       );
       if (assistant.rephraser) options.announce('responses are not rephrased with the demo model');
     }
@@ -149,7 +155,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       env,
       secrets,
       logger,
-      withoutAccess: { standIn: new DemoModel() },
+      withoutAccess: { standIn: options.standIn?.model ?? new DemoModel() },
       pushKey,
       // Agents that name no push URL notify this stack, once its server listens.
       pushBaseUrl: () => url,

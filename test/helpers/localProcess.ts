@@ -20,12 +20,13 @@ export interface RunningSwitchboard {
 export async function startSwitchboard(
   args: readonly string[] = [],
   env: Readonly<Record<string, string | undefined>> = {},
+  cwd = REPO_ROOT,
 ): Promise<RunningSwitchboard> {
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(REPO_ROOT, 'bin/switchboard.js'), 'run', '--port', '0', ...args],
     {
-      cwd: REPO_ROOT,
+      cwd,
       env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -115,7 +116,7 @@ export async function say(
 }
 
 /** A loopback port free at the moment of asking. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

@@ -74,6 +74,7 @@ export async function generateCommands(
   try {
     ({ content } = await llm.complete({
       messages: [{ role: 'user', content: prompt }],
+      userMessage: text,
       ...(signal ? { signal } : {}),
       ...(deadline !== undefined ? { deadline } : {}),
     }));

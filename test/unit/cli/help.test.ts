@@ -11,6 +11,9 @@ vi.mock('../../../src/cli/test.js', () => {
 vi.mock('../../../src/cli/validate.js', () => {
   throw new Error('validate.js was loaded');
 });
+vi.mock('../../../src/cli/init.js', () => {
+  throw new Error('init.js was loaded');
+});
 
 function captured() {
   const out: string[] = [];
@@ -29,13 +32,15 @@ describe('switchboard help', () => {
     expect(await main(['--help'], io)).toBe(0);
 
     expect(out.join('\n')).toMatch(/^usage: switchboard <command> \[options\]/);
-    for (const name of ['run', 'validate', 'test']) expect(out.join('\n')).toContain(`  ${name} `);
+    for (const name of ['init', 'run', 'validate', 'test'])
+      expect(out.join('\n')).toContain(`  ${name} `);
   });
 
   it.each([
-    ['run', ['--port N', '--state DIR', '--demo-peers', '--project DIR']],
+    ['init', ['[DIR]', '--force']],
+    ['run', ['--port N', '--state DIR', '--demo-peers', '--peers FILE', '--project DIR']],
     ['validate', ['FILE:LINE:COL', '--project DIR']],
-    ['test', ['--junit-xml FILE', '--fail-fast', '--demo-peers', '--no-commands']],
+    ['test', ['--junit-xml FILE', '--fail-fast', '--demo-peers', '--peers FILE', '--no-commands']],
   ])('answers %s --help with its options, exit 0', async (name, options) => {
     for (const flag of ['--help', '-h']) {
       const { out, err, io } = captured();

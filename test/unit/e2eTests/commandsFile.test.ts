@@ -64,7 +64,7 @@ describe('the commands file', () => {
     const { errors, dir } = await commandsIn('commands:\n  hi: { start: flow }\nextra: 1\n');
     expect(errors.map((d) => formatDiagnostic(d, dir))).toEqual([
       'tests/e2e_commands.yml:2:7: commands.hi has an invalid shape (got a mapping)',
-      'tests/e2e_commands.yml:3:1: unknown key "extra" at the top level; allowed: commands',
+      'tests/e2e_commands.yml:3:1: unknown key "extra" at the top level; allowed: commands, agents',
     ]);
   });
 
