@@ -2,7 +2,7 @@
  * The ReAct agents users extend in `custom/`: `McpOpenAgent` (general-purpose, ends with
  * `task_completed`) and `McpTaskAgent` (task-specific, fills the slots of its `exit_if` through
  * `set_slot_<slot>` tools). Each public method is a hook with a working default; the runner
- * (one step per job) calls them as the README's hooks table says.
+ * (one step per job) calls them as the hooks table of docs/guides/react-agents.md says.
  */
 import type { AgentInput, AgentSlotEvent, ReactSubAgent } from '../assistant/index.js';
 import type { OutboundCallContext, OutboundCallResult } from '../extensions/index.js';

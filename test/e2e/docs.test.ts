@@ -13,13 +13,17 @@ import { tempDir } from '../helpers/tempDirs.js';
  *
  * Markers, as HTML comments on the line before a fence:
  * - `<!-- snippet: not compiled -->` leaves a ```ts block out of the compile check;
- * - `<!-- doc-test: run -->` runs a ```sh block, one `npx switchboard …` command a line.
+ * - `<!-- doc-test: run -->` runs a ```sh block, one `npx switchboard …` command a line, each
+ *   in the repository's root;
+ * - `<!-- doc-test: run in a new folder -->` runs a block's commands one after the other in an
+ *   empty folder of their own (as a user who starts a project does).
  */
 
 const run = promisify(execFile);
 
 const NOT_COMPILED = '<!-- snippet: not compiled -->';
 const RUN = '<!-- doc-test: run -->';
+const RUN_IN_NEW_FOLDER = '<!-- doc-test: run in a new folder -->';
 
 interface Fence {
   readonly lang: string;
@@ -262,26 +266,53 @@ async function commandLine(command: string): Promise<string[]> {
   return [path.join(REPO_ROOT, 'bin/switchboard.js'), ...rest];
 }
 
+/** Runs a documented command in `cwd`; resolves with its exit code and, on failure, its output. */
+async function runDocumented(command: string, cwd: string) {
+  return run(process.execPath, await commandLine(command), {
+    cwd,
+    env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    timeout: 50_000,
+  }).then(
+    () => ({ code: 0, output: '' }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? 1,
+      output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+    }),
+  );
+}
+
+/** The blocks whose commands run in a new folder, in order. */
+const BLOCKS_IN_NEW_FOLDER = [...DOCS.values()].flatMap((doc) =>
+  doc.fences
+    .filter((fence) => fence.marker === RUN_IN_NEW_FOLDER)
+    .map((fence) => ({
+      where: `${doc.file}:${fence.line}`,
+      commands: fence.body.split('\n').filter((c) => c.trim() !== '' && !c.trim().startsWith('#')),
+    })),
+);
+
 describe('the commands the documentation marks as runnable', () => {
   it('are there', () => {
     expect(COMMANDS.length).toBeGreaterThan(0);
     expect(COMMANDS.filter(({ lang }) => !['sh', 'bash'].includes(lang))).toEqual([]);
+    expect(BLOCKS_IN_NEW_FOLDER.length).toBeGreaterThan(0);
   });
+
+  it.each(BLOCKS_IN_NEW_FOLDER.map((b) => [b.where, b] as const))(
+    '%s runs in a new folder, each command exiting with 0',
+    async (_name, { commands }) => {
+      const folder = await tempDir('switchboard-docs-folder-');
+      for (const command of commands) {
+        const result = await runDocumented(command, folder);
+        expect(result, `${command}\n${result.output}`).toEqual({ code: 0, output: '' });
+      }
+    },
+  );
 
   it.each(COMMANDS.map((c) => [`${c.doc}:${c.line}: ${c.command}`, c] as const))(
     '%s exits with 0',
     async (_name, { command }) => {
-      const result = await run(process.execPath, await commandLine(command), {
-        cwd: REPO_ROOT,
-        env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-        timeout: 50_000,
-      }).then(
-        () => ({ code: 0, output: '' }),
-        (error: { code?: number; stdout?: string; stderr?: string }) => ({
-          code: error.code ?? 1,
-          output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
-        }),
-      );
+      const result = await runDocumented(command, REPO_ROOT);
       expect(result, result.output).toEqual({ code: 0, output: '' });
     },
   );
