@@ -5,6 +5,7 @@ import type { Assistant } from '../assistant/index.js';
 import { relativeFile } from '../config/index.js';
 import { startDemoPeers } from '../demo/index.js';
 import { SwitchboardError } from '../resilience/index.js';
+import type { CliIo } from './io.js';
 
 /**
  * What a project's development peer module is given: `--peers FILE` names a module whose
@@ -90,6 +91,29 @@ export async function startPeers(options: {
     throw error;
   }
   return { started, close: closeAll };
+}
+
+/**
+ * Starts a command's peers and prints a line for each; when they cannot start, prints why (as
+ * `switchboard <command>: …`) and returns undefined.
+ */
+export async function startPeersFor(
+  io: CliIo,
+  command: string,
+  options: Omit<Parameters<typeof startPeers>[0], 'cwd'>,
+): Promise<StartedPeers | undefined> {
+  try {
+    const peers = await startPeers({ ...options, cwd: io.cwd });
+    for (const line of peers.started) io.err(line);
+    return peers;
+  } catch (error) {
+    if (!(error instanceof PeerStartError)) throw error;
+    io.err(`switchboard ${command}: ${error.message}`);
+    if (error.demo) {
+      io.err('stop what uses their ports, or set SWITCHBOARD_DEMO_PEERS=off to run without them');
+    }
+    return undefined;
+  }
 }
 
 async function startExport(file: string, shown: string): Promise<StartPeer> {

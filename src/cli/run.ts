@@ -18,7 +18,7 @@ import {
   startLocalStack,
 } from '../local/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
-import { PeerStartError, type StartedPeers, startPeers } from './peers.js';
+import { startPeersFor } from './peers.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
 /** Resolves when the process is asked to stop; tests pass their own. */
@@ -68,24 +68,13 @@ export async function runCommand(
   io.err(`loaded assistant: ${summarize(assistant)}`);
   // Credentials in .env count as the environment, as they do for the project's ${VAR}s.
   const env = await projectEnvironment(assistant.projectDir, io.env);
-  let peers: StartedPeers;
-  try {
-    peers = await startPeers({
-      assistant,
-      env,
-      cwd: io.cwd,
-      demo: values['demo-peers'] && env.SWITCHBOARD_DEMO_PEERS?.toLowerCase() !== 'off',
-      modules: values.peers ?? [],
-    });
-  } catch (error) {
-    if (!(error instanceof PeerStartError)) throw error;
-    io.err(`switchboard run: ${error.message}`);
-    if (error.demo) {
-      io.err('stop what uses their ports, or set SWITCHBOARD_DEMO_PEERS=off to run without them');
-    }
-    return EXIT.invalid;
-  }
-  for (const line of peers.started) io.err(line);
+  const peers = await startPeersFor(io, 'run', {
+    assistant,
+    env,
+    demo: values['demo-peers'] && env.SWITCHBOARD_DEMO_PEERS?.toLowerCase() !== 'off',
+    modules: values.peers ?? [],
+  });
+  if (!peers) return EXIT.invalid;
   let stack: LocalStack;
   try {
     stack = await startLocalStack({

@@ -36,7 +36,7 @@ import {
 import { hasModelAccess, modelFactory, type ToolChatPort } from '../llm/index.js';
 import { startLocalStack } from '../local/index.js';
 import { type CliIo, UsageError } from './io.js';
-import { PeerStartError, type StartedPeers, startPeers } from './peers.js';
+import { startPeersFor } from './peers.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
 /** Exit codes of `switchboard test`: every test passed, a test failed, the run could not start. */
@@ -105,21 +105,13 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
 
   io.err(`loaded assistant: ${summarize(assistant)}`);
   io.err(mode.announce);
-  let peers: StartedPeers;
-  try {
-    peers = await startPeers({
-      assistant,
-      env,
-      cwd: io.cwd,
-      demo: values['demo-peers'],
-      modules: values.peers ?? [],
-    });
-  } catch (error) {
-    if (!(error instanceof PeerStartError)) throw error;
-    io.err(`switchboard test: ${error.message}`);
-    return TEST_EXIT.usage;
-  }
-  for (const line of peers.started) io.err(line);
+  const peers = await startPeersFor(io, 'test', {
+    assistant,
+    env,
+    demo: values['demo-peers'],
+    modules: values.peers ?? [],
+  });
+  if (!peers) return TEST_EXIT.usage;
   const token = randomBytes(24).toString('hex');
   let stack: Awaited<ReturnType<typeof startLocalStack>>;
   try {
