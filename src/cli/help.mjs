@@ -34,11 +34,12 @@ options:
   --port N        the HTTP port (default: 5005)
   --state DIR     keep conversations in DIR across restarts (default: in memory)
   --demo-peers    also start the demo's MCP servers and A2A agent (SWITCHBOARD_DEMO_PEERS=off skips them)
-  --peers FILE    also start the development servers a module exports as start(), repeatable
-                  (as npm start does in a project switchboard init made)
+  --peers FILE    also start the development servers a module exports as start(), repeatable;
+                  relative to the project (npm start does this in a project init made)
 
 Without OPENAI_API_KEY (or a model api_base) a scripted model answers: the messages of
-tests/e2e_commands.yml when the project has one, else the demo conversation.
+tests/e2e_commands.yml when the project has one (run stops when that file has errors), else
+the demo conversation.
 
 ${PROJECT_HELP}`,
   },
@@ -59,13 +60,14 @@ Runs Rasa's end-to-end conversation tests in PATH (a file or a folder; default:
 tests/e2e_test_cases.yml) against the assistant in process.
 
 options:
-  --junit-xml FILE    also write the results as JUnit XML
+  --junit-xml FILE    where the JUnit XML of the results goes (default: tests/e2e_results.xml)
   --fail-fast         stop at the first failing test
   --commands FILE     the scripted answers of the command generator and the sub agents
                       (default: e2e_commands.yml beside the tests, when there is one)
   --no-commands       ask the configured model instead
   --demo-peers        start the demo's MCP servers and A2A agent for the tests
-  --peers FILE        start the development servers a module exports as start(), repeatable
+  --peers FILE        start the development servers a module exports as start(), repeatable;
+                      relative to the project
 
 ${PROJECT_HELP}`,
   },

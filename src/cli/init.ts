@@ -55,34 +55,58 @@ export async function initCommand(args: readonly string[], io: CliIo): Promise<n
   if (positionals.length > 1)
     throw new UsageError(`one folder at most, got ${positionals.join(' ')}`);
   const dir = path.resolve(io.cwd, positionals[0] ?? '.');
-  if ((await kind(dir)) === 'file')
-    throw new UsageError(`${positionals[0]} is a file, not a folder`);
   const files = await templateFiles(TEMPLATE_DIR);
   const targets = files.map((file) => ({
     from: path.join(TEMPLATE_DIR, file),
     to: path.join(dir, renamed(file)),
   }));
-  if (!values.force) {
-    const taken: string[] = [];
-    for (const { to } of targets) if ((await kind(to)) !== undefined) taken.push(to);
-    if (taken.length > 0) {
-      for (const file of taken) io.err(`${relativeFile(file, io.cwd)} already exists`);
-      io.err(
-        `switchboard init: ${taken.length} file(s) would be overwritten; choose an empty folder or pass --force`,
-      );
-      return EXIT.invalid;
-    }
+  const packageFile = path.join(dir, 'package.json');
+  // Everything is checked before anything is written: a refused init leaves the folder as it was.
+  const problems: string[] = [];
+  const taken: string[] = [];
+  for (const file of [dir, ...new Set(targets.map((t) => path.dirname(t.to)))]) {
+    const blocking = await fileOnTheWay(file);
+    if (blocking) problems.push(`${relativeFile(blocking, io.cwd)} is a file, not a folder`);
+  }
+  for (const { to } of targets) {
+    const found = await kind(to);
+    if (found === 'folder') problems.push(`${relativeFile(to, io.cwd)} is a folder, not a file`);
+    else if (found === 'file' && !values.force) taken.push(to);
+  }
+  if ((await kind(packageFile)) === 'folder') {
+    problems.push(`${relativeFile(packageFile, io.cwd)} is a folder, not a file`);
+  }
+  let existing: PackageJson | undefined;
+  if (problems.length === 0) {
+    const read = await readPackage(packageFile);
+    if (typeof read === 'string') problems.push(`${relativeFile(packageFile, io.cwd)}: ${read}`);
+    else existing = read;
+  }
+  if (problems.length > 0) {
+    for (const problem of [...new Set(problems)]) io.err(problem);
+    io.err('switchboard init: nothing was written');
+    return EXIT.invalid;
+  }
+  if (taken.length > 0) {
+    for (const file of taken) io.err(`${relativeFile(file, io.cwd)} already exists`);
+    io.err(
+      `switchboard init: ${taken.length} file(s) would be overwritten; nothing was written. Choose an empty folder or pass --force`,
+    );
+    return EXIT.invalid;
   }
   for (const { from, to } of targets) {
     await mkdir(path.dirname(to), { recursive: true });
     await writeFile(to, await readFile(from));
   }
-  const packageFile = path.join(dir, 'package.json');
-  const existing = await readPackage(packageFile);
-  await writeFile(
-    packageFile,
-    `${JSON.stringify(await scaffoldPackage(existing, path.basename(dir)), null, 2)}\n`,
-  );
+  const written = await scaffoldPackage(existing, path.basename(dir));
+  await writeFile(packageFile, `${JSON.stringify(written, null, 2)}\n`);
+  for (const name of Object.keys(SCRIPTS)) {
+    if (existing?.scripts?.[name] !== undefined && existing.scripts[name] !== SCRIPTS[name]) {
+      io.err(
+        `package.json keeps its own "${name}" script (${existing.scripts[name]}); Switchboard's would be: ${SCRIPTS[name]}`,
+      );
+    }
+  }
   const shown = relativeFile(dir, io.cwd) || '.';
   io.out(`created an assistant in ${shown} (${targets.length + 1} files)`);
   io.out('next:');
@@ -115,7 +139,8 @@ async function kind(file: string): Promise<'file' | 'folder' | undefined> {
   return found.isDirectory() ? 'folder' : 'file';
 }
 
-async function readPackage(file: string): Promise<PackageJson | undefined> {
+/** The package.json there, undefined when there is none, or why it cannot be read. */
+async function readPackage(file: string): Promise<PackageJson | undefined | string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -127,10 +152,19 @@ async function readPackage(file: string): Promise<PackageJson | undefined> {
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       return parsed as PackageJson;
     }
-  } catch {
-    // Reported below.
+    return 'not a JSON object; fix it or remove it, then run init again';
+  } catch (error) {
+    return `not valid JSON (${error instanceof Error ? error.message : String(error)}); fix it or remove it, then run init again`;
   }
-  throw new UsageError(`${file} is not a JSON object; fix it or remove it, then run init again`);
+}
+
+/** The nearest of `file` and its parents that exists, when that is a file (so no folder fits). */
+async function fileOnTheWay(file: string): Promise<string | undefined> {
+  for (let at = file; ; at = path.dirname(at)) {
+    const found = await kind(at);
+    if (found === 'file') return at;
+    if (found === 'folder' || path.dirname(at) === at) return undefined;
+  }
 }
 
 /**

@@ -17,6 +17,8 @@ export interface PeerContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The project's folder. */
   readonly projectDir: string;
+  /** The MCP servers of the project's endpoints.yml, by name, with the URL each is reached at. */
+  readonly mcpServers: Readonly<Record<string, { readonly url: string }>>;
 }
 
 /** A started peer: `close` stops it; `url`, when given, is shown where it serves. */
@@ -45,7 +47,8 @@ export class PeerStartError extends SwitchboardError {
 
 /**
  * Starts the demo peers (`--demo-peers`) and each project peer module (`--peers FILE`, relative
- * to the working folder), in that order; when one fails, those already started are stopped.
+ * to the project, as every file option is), in that order; when one fails, those already started
+ * are stopped. Files are shown relative to `cwd`.
  */
 export async function startPeers(options: {
   readonly assistant: Assistant;
@@ -72,14 +75,19 @@ export async function startPeers(options: {
       started.push(...demo.started);
     }
     for (const given of options.modules) {
-      const file = path.resolve(options.cwd, given);
+      const file = path.resolve(assistant.projectDir, given);
       const shown = relativeFile(file, options.cwd);
       const start = await startExport(file, shown);
-      const peer = await start({ env, projectDir: assistant.projectDir }).catch(
-        (error: unknown) => {
-          throw new PeerStartError(`the peer ${shown} could not start: ${describe(error)}`);
-        },
+      const mcpServers = Object.fromEntries(
+        Object.values(assistant.mcpServers).map((server) => [server.name, { url: server.url }]),
       );
+      const context = { env, projectDir: assistant.projectDir, mcpServers };
+      // A start() that throws before it returns a promise fails the same way.
+      const peer = await Promise.resolve()
+        .then(() => start(context))
+        .catch((error: unknown) => {
+          throw new PeerStartError(`the peer ${shown} could not start: ${describe(error)}`);
+        });
       if (typeof peer?.close !== 'function') {
         throw new PeerStartError(`the start() of ${shown} must return an object with close()`);
       }
@@ -126,7 +134,8 @@ async function startExport(file: string, shown: string): Promise<StartPeer> {
   try {
     namespace = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new PeerStartError(`${shown} fails to load: ${describe(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new PeerStartError(`${shown} fails to load: ${message}`);
   }
   const start = namespace.start;
   if (typeof start !== 'function') {
@@ -139,7 +148,7 @@ async function startExport(file: string, shown: string): Promise<StartPeer> {
 
 function describe(error: unknown): string {
   if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
-    return `a port is in use (${error.message})`;
+    return `a port is in use (${error.message}); is the assistant already running? Stop what holds the port, or move the server to another port`;
   }
   return error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
 }

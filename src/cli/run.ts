@@ -68,6 +68,8 @@ export async function runCommand(
   io.err(`loaded assistant: ${summarize(assistant)}`);
   // Credentials in .env count as the environment, as they do for the project's ${VAR}s.
   const env = await projectEnvironment(assistant.projectDir, io.env);
+  const standIn = await projectStandIn(io, assistant, env);
+  if (!standIn) return EXIT.invalid;
   const peers = await startPeersFor(io, 'run', {
     assistant,
     env,
@@ -84,12 +86,18 @@ export async function runCommand(
       announce: (line) => io.err(line),
       // The conversations as they go, on the terminal (logs stay JSON lines, WARN by default).
       showTurns: (line) => io.err(line),
-      ...(await projectStandIn(io, assistant, env)),
+      ...standIn,
       ...(state !== undefined ? { dataDir: state } : {}),
       ...(replyWaitMs !== undefined ? { replyWaitMs } : {}),
     });
   } catch (error) {
     await peers.close();
+    if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
+      io.err(
+        `switchboard run: port ${port} is in use; is the assistant already running? Stop it, or pass --port`,
+      );
+      return EXIT.invalid;
+    }
     if (!(error instanceof BlankRestTokenError || error instanceof StateFolderInUseError)) {
       throw error;
     }
@@ -107,22 +115,27 @@ export async function runCommand(
 /**
  * Without a key, a project with a commands file (`tests/e2e_commands.yml`) is played from it:
  * the commands its messages get, and its agents' scripted replies. Other projects get the demo
- * model.
+ * model. Undefined when the file has errors, which are printed.
  */
 async function projectStandIn(
   io: CliIo,
   assistant: Assistant,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<{ standIn?: { model: ChatModel; announce: string } }> {
+): Promise<{ standIn?: { model: ChatModel; announce: string } } | undefined> {
   if (hasModelAccess(assistant.commandGenerator.llm, assistant, env)) return {};
   const file = path.join(assistant.projectDir, 'tests', COMMANDS_FILE_NAME);
   if (!(await isFile(file))) return {};
   const loaded = await loadCommandsFile(file);
   const shown = relativeFile(file, io.cwd);
-  if (!loaded.commands) {
-    for (const error of loaded.errors) io.err(formatDiagnostic(error, io.cwd));
-    io.err(`${shown} has errors: the scripted demo model plays instead`);
-    return {};
+  const errors = loaded.commands
+    ? loaded.commands.unknownAgents(Object.keys(assistant.agents))
+    : loaded.errors;
+  if (!loaded.commands || errors.length > 0) {
+    for (const error of errors) io.err(formatDiagnostic(error, io.cwd));
+    io.err(
+      `switchboard run: ${shown}, which plays the model without a key, has ${errors.length} error(s)`,
+    );
+    return undefined;
   }
   const { commands } = loaded;
   const model = scriptedModel(commands, (message, suggestion) => {

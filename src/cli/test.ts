@@ -92,6 +92,8 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
   const commands = await commandsFor(assistant.projectDir, values, load.folder);
   if (commands && 'errors' in commands)
     return report(io, commands.errors, 'the tests were not run');
+  const unknownAgents = commands?.commands.unknownAgents(Object.keys(assistant.agents)) ?? [];
+  if (unknownAgents.length > 0) return report(io, unknownAgents, 'the tests were not run');
   const mode = chooseModel(
     io,
     assistant,

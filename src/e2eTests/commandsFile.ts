@@ -15,9 +15,16 @@ const ScriptedMoveShape = strictObject({
   text: z.string().optional(),
   tool: z.string().min(1).optional(),
   arguments: z.record(z.string(), z.unknown()).optional(),
-}).refine((move) => move.text !== undefined || move.tool !== undefined, {
-  message: 'a scripted reply needs "text", "tool" or both',
-});
+})
+  .refine((move) => move.text !== undefined || move.tool !== undefined, {
+    message: 'a scripted reply needs "text", "tool" or both',
+  })
+  .refine(
+    (move) => move.arguments === undefined || move.tool !== undefined || move.text === undefined,
+    {
+      message: 'a scripted reply has "arguments" but no "tool" to call with them',
+    },
+  );
 export type ScriptedMove = z.infer<typeof ScriptedMoveShape> & {
   /** Renders a text that is a template. */
   readonly render?: (variables: Readonly<Record<string, unknown>>) => string;
@@ -45,7 +52,20 @@ export class ScriptedCommands {
       string,
       ReadonlyMap<string, readonly ScriptedMove[]>
     > = new Map(),
+    private readonly source?: YamlSource,
   ) {}
+
+  /** A located error for each agent the file scripts that the project does not have. */
+  unknownAgents(known: readonly string[]): Diagnostic[] {
+    return this.agents
+      .filter((agent) => !known.includes(agent))
+      .map((agent) => {
+        const message = `agents: the project has no sub agent "${agent}"${didYouMean(agent, known)}`;
+        return this.source
+          ? this.source.diagnostic(['agents', agent], message, 'key')
+          : { file: this.file, line: 1, col: 1, message };
+      });
+  }
 
   /** Whether the file scripts any agent. */
   get scriptsAgents(): boolean {
@@ -128,7 +148,10 @@ export async function loadCommandsFile(
     agentMoves.set(agent, moves);
   }
   if (errors.length > 0) return { errors };
-  return { commands: new ScriptedCommands(file, byMessage, agentMoves), errors: [] };
+  return {
+    commands: new ScriptedCommands(file, byMessage, agentMoves, loaded.source),
+    errors: [],
+  };
 }
 
 /**

@@ -38,7 +38,7 @@ export class ScriptedAgentModel implements ToolChatPort {
     if (request.toolChoice === 'none') return text(given.at(-1)?.content ?? '');
     if (!move) {
       return text(
-        `The script of ${agent} in ${this.shownFile()} has ${script.moves.length} replies for ${JSON.stringify(message)}, and all were given.`,
+        `(scripted model: the ${script.moves.length === 1 ? 'one reply' : `${script.moves.length} replies`} of ${agent} for ${JSON.stringify(message)} in ${this.shownFile()} were all given)`,
       );
     }
     return reply(move, `${prefix}${played}`, request.messages);
@@ -48,7 +48,7 @@ export class ScriptedAgentModel implements ToolChatPort {
     const scripted = this.commands.agents.includes(agent)
       ? `has no reply of ${agent} for ${JSON.stringify(message)}`
       : `scripts no replies of ${agent}`;
-    return `(scripted model: ${this.shownFile()} ${scripted}; set OPENAI_API_KEY to use a real model)`;
+    return `(scripted model: ${this.shownFile()} ${scripted}; add one under "agents:" there, or use a real model: OPENAI_API_KEY, and switchboard test --no-commands)`;
   }
 
   private shownFile(): string {
@@ -86,9 +86,20 @@ function reply(
   return { content: textOf(move, messages), toolCalls };
 }
 
-/** A reply's text, rendered when it is a template. */
+/** A reply's text, rendered when it is a template; a template that fails says why instead. */
 function textOf(move: ScriptedMove, messages: readonly ToolChatMessage[]): string {
-  return (move.render ? move.render({ result: lastToolResult(messages) }) : move.text) ?? '';
+  if (!move.render) return move.text ?? '';
+  try {
+    return move.render({ result: lastToolResult(messages) });
+  } catch (error) {
+    // nunjucks puts the template's name and a line break before its own message.
+    const reason = (error instanceof Error ? error.message : String(error))
+      .split('\n')
+      .at(-1)
+      ?.trim()
+      .replace(/^Error: /, '');
+    return `(scripted model: the reply ${JSON.stringify(move.text)} failed to render: ${reason})`;
+  }
 }
 
 /** The content of the last tool result, parsed when it is JSON. */

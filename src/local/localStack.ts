@@ -217,6 +217,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }
     }
 
+    // Listening before the loops start: a port in use stops the start with nothing running.
+    const server = await serveHttp(runtime.http, options.port, logger);
+    url = server.url;
     const stopping = new AbortController();
     // Jobs in progress get a little time to finish when the stack stops, then are aborted.
     const jobsDeadline = new AbortController();
@@ -246,8 +249,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       signal: stopping.signal,
     });
 
-    const server = await serveHttp(runtime.http, options.port, logger);
-    url = server.url;
     return {
       url: server.url,
       runtime,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,8 +29,8 @@ async function switchboard(
 }
 
 /**
- * A scaffold written by `switchboard init`, its MCP server moved to a free port (so that runs in
- * parallel do not collide), with this checkout's packages as its node_modules.
+ * A scaffold written by `switchboard init`, its MCP server moved to a free port in endpoints.yml
+ * (so that runs in parallel do not collide), with this checkout's packages as its node_modules.
  */
 async function scaffold(): Promise<{ dir: string; env: Record<string, string> }> {
   const parent = await tempDir('switchboard-init-');
@@ -43,8 +43,9 @@ async function scaffold(): Promise<{ dir: string; env: Record<string, string> }>
   const endpoints = path.join(dir, 'endpoints.yml');
   const text = await readFile(endpoints, 'utf8');
   expect(text).toContain('http://127.0.0.1:8940/mcp');
+  // The server listens where endpoints.yml says the assistant reaches it.
   await writeFile(endpoints, text.replace('127.0.0.1:8940', `127.0.0.1:${port}`));
-  return { dir, env: { ORDERS_PORT: String(port) } };
+  return { dir, env: {} };
 }
 
 describe('switchboard init', () => {
@@ -133,7 +134,11 @@ describe('switchboard init', () => {
       path.join(dir, 'package.json'),
       `${JSON.stringify({ name: 'shop', scripts: { test: 'vitest' }, dependencies: { zod: '4.0.0' } })}\n`,
     );
-    expect(await switchboard(dir, ['init'])).toMatchObject({ code: 0 });
+    const merged = await switchboard(dir, ['init']);
+    expect(merged.code).toBe(0);
+    expect(merged.stderr).toContain(
+      'package.json keeps its own "test" script (vitest); Switchboard\'s would be: switchboard test --peers mcp/orders.ts',
+    );
     const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('shop');
     expect(pkg.scripts.test).toBe('vitest');
@@ -147,7 +152,7 @@ describe('switchboard init', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('domain.yml already exists');
     expect(again.stderr).toContain(
-      'switchboard init: 12 file(s) would be overwritten; choose an empty folder or pass --force',
+      'switchboard init: 12 file(s) would be overwritten; nothing was written. Choose an empty folder or pass --force',
     );
     expect(await readFile(domain, 'utf8')).toBe('slots: {}\n');
 
@@ -155,14 +160,67 @@ describe('switchboard init', () => {
     expect(await readFile(domain, 'utf8')).toContain('utter_ask_order_id');
   }, 60_000);
 
-  it('refuses a --peers module that is missing or exports no start()', async () => {
+  it('writes nothing where a file stands in the way or package.json is not JSON', async () => {
+    const dir = await tempDir('switchboard-init-refused-');
+    await writeFile(path.join(dir, 'tests'), 'a file\n');
+    await writeFile(path.join(dir, 'package.json'), '{ "name": "broken",\n');
+    const refused = await switchboard(dir, ['init']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('tests is a file, not a folder');
+    expect(refused.stderr).toContain('switchboard init: nothing was written');
+    expect(await readdir(dir)).toEqual(['package.json', 'tests']);
+
+    await rm(path.join(dir, 'tests'));
+    const broken = await switchboard(dir, ['init']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/^package\.json: not valid JSON \(.*\); fix it or remove it/m);
+    expect(await readdir(dir)).toEqual(['package.json']);
+  }, 60_000);
+
+  it('refuses a --peers module that is missing, exports no start() or fails to start', async () => {
     const { dir, env } = project;
     await writeFile(path.join(dir, 'mcp', 'empty.ts'), 'export const nothing = 1;\n');
+    await writeFile(
+      path.join(dir, 'mcp', 'throws.ts'),
+      "export function start() {\n  throw new Error('no licence');\n}\n",
+    );
     const missing = await switchboard(dir, ['test', '--peers', 'mcp/nope.ts'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('switchboard test: --peers mcp/nope.ts: no such file');
     const empty = await switchboard(dir, ['test', '--peers', 'mcp/empty.ts'], env);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('switchboard test: mcp/empty.ts exports no start() function');
+    // From another folder, --peers is relative to the project, as every file option is.
+    const throws = await switchboard(
+      path.dirname(dir),
+      ['run', '--project', path.basename(dir), '--peers', 'mcp/throws.ts'],
+      env,
+    );
+    expect(throws.code).toBe(1);
+    expect(throws.stderr).toContain(
+      `switchboard run: the peer ${path.basename(dir)}/mcp/throws.ts could not start: no licence`,
+    );
+  }, 60_000);
+
+  it('does not start when its commands file is wrong, and says where', async () => {
+    const { dir, env } = project;
+    const file = path.join(dir, 'tests', 'e2e_commands.yml');
+    const commands = await readFile(file, 'utf8');
+    try {
+      await writeFile(file, commands.replace('  order_agent:', '  order_agnt:'));
+      const run = await switchboard(dir, ['run', '--peers', 'mcp/orders.ts', '--port', '0'], env);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /^tests\/e2e_commands\.yml:\d+:3: agents: the project has no sub agent "order_agnt" \(did you mean "order_agent"\?\)$/m,
+      );
+      expect(run.stderr).toContain(
+        'switchboard run: tests/e2e_commands.yml, which plays the model without a key, has 1 error(s)',
+      );
+      const test = await switchboard(dir, ['test'], env);
+      expect(test.code).toBe(2);
+      expect(test.stderr).toContain('agents: the project has no sub agent "order_agnt"');
+    } finally {
+      await writeFile(file, commands);
+    }
   }, 60_000);
 });

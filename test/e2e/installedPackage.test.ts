@@ -80,17 +80,17 @@ describe('the installed package', () => {
     expect(validated.stdout.trim()).toBe(
       'valid: 1 flows, 1 slots, 1 responses, 1 sub agents, 1 MCP servers',
     );
-    // Its MCP server on a free port, so that parallel runs do not collide.
+    // Its MCP server on a free port, so that parallel runs do not collide: the server listens
+    // where endpoints.yml says the assistant reaches it.
     const port = await freePort();
     const endpoints = path.join(dir, 'endpoints.yml');
     await writeFile(
       endpoints,
       (await readFile(endpoints, 'utf8')).replace('127.0.0.1:8940', `127.0.0.1:${port}`),
     );
-    const peerEnv = { ...env, ORDERS_PORT: String(port) };
-    const tested = await run('npm', ['test', '--silent'], { cwd: dir, env: peerEnv });
+    const tested = await run('npm', ['test', '--silent'], { cwd: dir, env });
     expect(tested.stdout.trim().split('\n').at(-1)).toBe('2 passed, 0 failed');
-    await playsOnNpmStart(dir, peerEnv);
+    await playsOnNpmStart(dir, env);
 
     // The example assistant beside it, whose custom/ TypeScript extends the SDK's classes.
     const example = path.join(dir, 'example');

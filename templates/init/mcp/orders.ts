@@ -54,13 +54,14 @@ function ordersServer(): McpServer {
 }
 
 /**
- * Serves the MCP server on loopback (port 8940, or ORDERS_PORT), a fresh server and transport per
- * request, as a stateless Streamable HTTP server does.
+ * Serves the MCP server where endpoints.yml says the assistant reaches it (port 8940 on loopback
+ * as written), a fresh server and transport per request, as a stateless Streamable HTTP server
+ * does.
  */
 export async function start(context: PeerContext): Promise<RunningPeer> {
-  const port = Number(context.env.ORDERS_PORT ?? 8940);
+  const url = new URL(context.mcpServers.orders?.url ?? 'http://127.0.0.1:8940/mcp');
   const http = createServer((request, response) => {
-    if (request.url !== '/mcp') {
+    if (request.url !== url.pathname) {
       response.writeHead(404).end();
       return;
     }
@@ -82,11 +83,16 @@ export async function start(context: PeerContext): Promise<RunningPeer> {
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(port, '127.0.0.1', () => resolve());
+    http.listen(Number(url.port), url.hostname, () => resolve());
   });
-  const { port: bound } = http.address() as AddressInfo;
+  const { port } = http.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${bound}/mcp`,
-    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+    url: `http://${url.hostname}:${port}${url.pathname}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        // The assistant keeps its connection open between calls: do not wait for it to go.
+        http.closeAllConnections();
+      }),
   };
 }

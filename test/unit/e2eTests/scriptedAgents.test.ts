@@ -78,7 +78,9 @@ describe('scripted sub agents', () => {
       agent: 'order_agent',
     });
     expect(third).toEqual({
-      content: expect.stringMatching(/has 2 replies for "A-1001", and all were given\.$/),
+      content: expect.stringMatching(
+        /the 2 replies of order_agent for "A-1001" in .*e2e_commands\.yml were all given\)$/,
+      ),
       toolCalls: [],
     });
   });
@@ -125,9 +127,13 @@ agents:
   order_agent:
     hi:
       - arguments: {}
+    there:
+      - text: Looking.
+        arguments: { order_id: A-1 }
 `);
     expect(errors.map((d) => formatDiagnostic(d, dir))).toEqual([
       expect.stringMatching(/^tests\/e2e_commands\.yml:5:9: .*needs "text", "tool" or both/),
+      expect.stringMatching(/^tests\/e2e_commands\.yml:7:9: .*has "arguments" but no "tool"/),
     ]);
     const broken = await loaded(`commands: {}
 agents:
@@ -158,6 +164,29 @@ agents:
     expect(unscripted).toEqual(['hello']);
     expect((await model.chat({ messages: HISTORY, agent: 'order_agent' })).content).toBe(
       'Let me look.',
+    );
+  });
+
+  it('name the agents a file scripts that the project does not have, where they are written', async () => {
+    const { commands, dir } = await loaded();
+    if (!commands) throw new Error('not loaded');
+    expect(commands.unknownAgents(['order_agent'])).toEqual([]);
+    expect(commands.unknownAgents(['order_agents']).map((d) => formatDiagnostic(d, dir))).toEqual([
+      'tests/e2e_commands.yml:5:3: agents: the project has no sub agent "order_agent" (did you mean "order_agents"?)',
+    ]);
+  });
+
+  it('say why a reply failed to render, instead of failing the run', async () => {
+    const { commands } = await loaded(`commands: {}
+agents:
+  order_agent:
+    A-1001:
+      - text: "{{ result | nosuchfilter }}"
+`);
+    if (!commands) throw new Error('not loaded');
+    const model = new ScriptedAgentModel(commands, { name: undefined, message: undefined });
+    expect((await model.chat({ messages: HISTORY, agent: 'order_agent' })).content).toMatch(
+      /^\(scripted model: the reply "\{\{ result \| nosuchfilter \}\}" failed to render: .*nosuchfilter/,
     );
   });
 });
