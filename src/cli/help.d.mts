@@ -1,6 +1,9 @@
 /** Each command's one-line summary and its `--help`. */
 export declare const COMMANDS: Readonly<
-  Record<'init' | 'run' | 'validate' | 'test', { readonly summary: string; readonly help: string }>
+  Record<
+    'init' | 'run' | 'shell' | 'validate' | 'test',
+    { readonly summary: string; readonly help: string }
+  >
 >;
 export declare const USAGE: string;
 /** The help a command line asks for (`--help`, or `<command> --help`), or undefined. */

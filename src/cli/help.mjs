@@ -43,6 +43,27 @@ the demo conversation.
 
 ${PROJECT_HELP}`,
   },
+  shell: {
+    summary: 'talk to the assistant on the terminal',
+    help: `usage: switchboard shell [options]
+
+A conversation with the assistant on the terminal. Bot messages show as they are delivered
+(filler messages first), buttons as numbered choices a number picks. /inspect shows the dialogue
+stack and the slots; /exit (or Ctrl-D) leaves.
+
+It starts a local stack of its own, as run does (without OPENAI_API_KEY a scripted model
+answers), unless --url names a running one (with SWITCHBOARD_REST_TOKEN when it has a token;
+its messages then show when the turn ends).
+
+options:
+  --url URL       talk to a running assistant (such as npm start's http://127.0.0.1:5005)
+  --sender ID     the conversation's sender id (default: a new one)
+  --demo-peers    also start the demo's MCP servers and A2A agent
+  --peers FILE    also start the development servers a module exports as start(), repeatable;
+                  relative to the project
+
+${PROJECT_HELP}`,
+  },
   validate: {
     summary: 'check an assistant project',
     help: `usage: switchboard validate [options]

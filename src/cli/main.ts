@@ -10,6 +10,7 @@ const LOADERS: Readonly<Record<keyof typeof COMMANDS, () => Promise<Command>>> =
   run: async () => (await import('./run.js')).runCommand,
   validate: async () => (await import('./validate.js')).validateCommand,
   test: async () => (await import('./test.js')).testCommand,
+  shell: async () => (await import('./shell.js')).shellCommand,
 };
 
 const isCommand = (name: string): name is keyof typeof COMMANDS => Object.hasOwn(COMMANDS, name);

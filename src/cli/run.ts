@@ -1,16 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Assistant, summarize } from '../assistant/index.js';
-import {
-  formatDiagnostic,
-  isDirectory,
-  isFile,
-  projectEnvironment,
-  relativeFile,
-  yamlFilesUnder,
-} from '../config/index.js';
-import { COMMANDS_FILE_NAME, loadCommandsFile, scriptedModel } from '../e2eTests/index.js';
-import { type ChatModel, hasModelAccess } from '../llm/index.js';
+import { summarize } from '../assistant/index.js';
+import { isDirectory, isFile, projectEnvironment, yamlFilesUnder } from '../config/index.js';
 import {
   BlankRestTokenError,
   type LocalStack,
@@ -20,6 +11,7 @@ import {
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { startPeersFor } from './peers.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
+import { projectStandIn } from './standIn.js';
 
 /** Resolves when the process is asked to stop; tests pass their own. */
 export type StopSignal = Promise<unknown>;
@@ -68,7 +60,7 @@ export async function runCommand(
   io.err(`loaded assistant: ${summarize(assistant)}`);
   // Credentials in .env count as the environment, as they do for the project's ${VAR}s.
   const env = await projectEnvironment(assistant.projectDir, io.env);
-  const standIn = await projectStandIn(io, assistant, env);
+  const standIn = await projectStandIn(io, 'run', assistant, env);
   if (!standIn) return EXIT.invalid;
   const peers = await startPeersFor(io, 'run', {
     assistant,
@@ -105,51 +97,13 @@ export async function runCommand(
     return EXIT.invalid;
   }
   io.out(`listening on ${stack.url}`);
+  const token = env.SWITCHBOARD_REST_TOKEN ? 'SWITCHBOARD_REST_TOKEN=… ' : '';
+  io.err(`talk to it on the terminal: ${token}npx switchboard shell --url ${stack.url}`);
   await stopSignal();
   io.err('shutting down');
   await stack.stop();
   await peers.close();
   return EXIT.ok;
-}
-
-/**
- * Without a key, a project with a commands file (`tests/e2e_commands.yml`) is played from it:
- * the commands its messages get, and its agents' scripted replies. Other projects get the demo
- * model. Undefined when the file has errors, which are printed.
- */
-async function projectStandIn(
-  io: CliIo,
-  assistant: Assistant,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<{ standIn?: { model: ChatModel; announce: string } } | undefined> {
-  if (hasModelAccess(assistant.commandGenerator.llm, assistant, env)) return {};
-  const file = path.join(assistant.projectDir, 'tests', COMMANDS_FILE_NAME);
-  if (!(await isFile(file))) return {};
-  const loaded = await loadCommandsFile(file);
-  const shown = relativeFile(file, io.cwd);
-  const errors = loaded.commands
-    ? loaded.commands.unknownAgents(Object.keys(assistant.agents))
-    : loaded.errors;
-  if (!loaded.commands || errors.length > 0) {
-    for (const error of errors) io.err(formatDiagnostic(error, io.cwd));
-    io.err(
-      `switchboard run: ${shown}, which plays the model without a key, has ${errors.length} error(s)`,
-    );
-    return undefined;
-  }
-  const { commands } = loaded;
-  const model = scriptedModel(commands, (message, suggestion) => {
-    const known = commands.messages.slice(0, 6).map((m) => JSON.stringify(m));
-    io.err(
-      `the scripted model has no commands for ${JSON.stringify(message)} in ${shown}${suggestion || `; it answers ${known.join(', ')}`}`,
-    );
-  });
-  return {
-    standIn: {
-      model,
-      announce: `no OPENAI_API_KEY or model api_base: a scripted model answers the messages of ${shown}`,
-    },
-  };
 }
 
 /**

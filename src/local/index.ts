@@ -6,3 +6,4 @@ export {
   type LocalStackOptions,
   startLocalStack,
 } from './localStack.js';
+export { shown } from './turnLines.js';

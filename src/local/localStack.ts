@@ -36,10 +36,12 @@ import {
   createRuntime,
   isLostRace,
   JOB_BUDGET_MS,
+  type ReplyBatch,
+  type ReplyStore,
   type Runtime,
   runWorkerLoop,
 } from '../runtime/index.js';
-import { printingReplies, userLine } from './turnLines.js';
+import { printingReplies, userLine, watchedReplies } from './turnLines.js';
 
 export const LOCAL_TABLE = 'switchboard';
 const QUEUE_PREFIX = 'switchboard';
@@ -78,6 +80,8 @@ export interface LocalStackOptions {
   readonly announce: (line: string) => void;
   /** Prints each user message and each bot message as the conversations go on (`run` does). */
   readonly showTurns?: (line: string) => void;
+  /** Hears of each batch of bot messages once it is delivered (the shell shows them). */
+  readonly watchReplies?: (batch: ReplyBatch) => void;
   /** Sees the stack's AWS clients before first use (`npm run bench cost` meters their requests). */
   readonly instrument?: (clients: {
     readonly dynamo: DynamoDBClient;
@@ -172,9 +176,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const runtime = createRuntime({
       store: new DynamoConversationStore(table),
       queue: inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue,
-      replies: options.showTurns
-        ? printingReplies(new DynamoReplyStore(table), options.showTurns)
-        : new DynamoReplyStore(table),
+      replies: watching(new DynamoReplyStore(table), options),
       channels: (context) => [
         ...standardChannels(context),
         a2aPushChannel(context, { pushKey }),
@@ -280,6 +282,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await lock?.release();
     throw error;
   }
+}
+
+/** The reply store, printing turns and telling a watcher of them when the options ask. */
+function watching(
+  replies: ReplyStore,
+  options: Pick<LocalStackOptions, 'showTurns' | 'watchReplies'>,
+): ReplyStore {
+  const printed = options.showTurns ? printingReplies(replies, options.showTurns) : replies;
+  return options.watchReplies ? watchedReplies(printed, options.watchReplies) : printed;
 }
 
 /**

@@ -7,7 +7,8 @@ import type { Job, ReplyBatch, ReplyStore } from '../runtime/index.js';
 /** The longest text a line shows; the rest is cut with "…". */
 const MAX_TEXT = 200;
 
-function shown(text: string): string {
+/** A text as one line a terminal shows as it is: no control characters, at most 200 characters. */
+export function shown(text: string): string {
   // One line, and nothing a terminal would act on (escape sequences from a hostile message).
   const line = text
     .replace(/\s+/g, ' ')
@@ -31,15 +32,25 @@ export function botLines(batch: ReplyBatch): string[] {
   });
 }
 
-/** `replies`, printing each delivered batch's messages with `line`. */
-export function printingReplies(replies: ReplyStore, line: (text: string) => void): ReplyStore {
+/** `replies`, telling `watch` of each batch once it is delivered. */
+export function watchedReplies(
+  replies: ReplyStore,
+  watch: (batch: ReplyBatch) => void,
+): ReplyStore {
   return {
     read: (conversationId, turnId) => replies.read(conversationId, turnId),
     deliver: async (batch) => {
       await replies.deliver(batch);
-      for (const text of botLines(batch)) line(text);
+      watch(batch);
     },
     ...(replies.work ? { work: replies.work.bind(replies) } : {}),
     ...(replies.preview ? { preview: replies.preview.bind(replies) } : {}),
   };
+}
+
+/** `replies`, printing each delivered batch's messages with `line`. */
+export function printingReplies(replies: ReplyStore, line: (text: string) => void): ReplyStore {
+  return watchedReplies(replies, (batch) => {
+    for (const text of botLines(batch)) line(text);
+  });
 }

@@ -124,6 +124,9 @@ describe('switchboard init', () => {
       'no OPENAI_API_KEY or model api_base: a scripted model answers the messages of tests/e2e_commands.yml',
     );
     expect(running.stderr()).toContain(
+      `talk to it on the terminal: npx switchboard shell --url ${running.url}`,
+    );
+    expect(running.stderr()).toContain(
       'the scripted model has no commands for "Can I return my shoes?" in tests/e2e_commands.yml; it answers "Where is my order?", "A-1001", "B-2002"',
     );
   }, 60_000);

@@ -14,6 +14,9 @@ vi.mock('../../../src/cli/validate.js', () => {
 vi.mock('../../../src/cli/init.js', () => {
   throw new Error('init.js was loaded');
 });
+vi.mock('../../../src/cli/shell.js', () => {
+  throw new Error('shell.js was loaded');
+});
 
 function captured() {
   const out: string[] = [];
@@ -38,6 +41,7 @@ describe('switchboard help', () => {
 
   it.each([
     ['init', ['[DIR]', '--force']],
+    ['shell', ['--url URL', '--sender ID', '--demo-peers', '--peers FILE', '/inspect']],
     ['run', ['--port N', '--state DIR', '--demo-peers', '--peers FILE', '--project DIR']],
     ['validate', ['FILE:LINE:COL', '--project DIR']],
     ['test', ['--junit-xml FILE', '--fail-fast', '--demo-peers', '--peers FILE', '--no-commands']],
