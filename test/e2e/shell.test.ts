@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { demoPeersOnFreePorts, REPO_ROOT } from '../helpers/localProcess.js';
+import { demoPeersOnFreePorts, REPO_ROOT, startSwitchboard } from '../helpers/localProcess.js';
 
 /** Shell words, quoted for `script -c`. */
 function quoted(words: readonly string[]): string {
@@ -15,6 +15,7 @@ function quoted(words: readonly string[]): string {
 async function typeIntoShell(
   args: readonly string[],
   lines: readonly string[],
+  env: Readonly<Record<string, string>> = {},
 ): Promise<{ code: number | null; output: string }> {
   const command = quoted([
     process.execPath,
@@ -24,7 +25,7 @@ async function typeIntoShell(
   ]);
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', TERM: 'dumb' },
+    env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', TERM: 'dumb', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
@@ -104,5 +105,26 @@ describe('switchboard shell', () => {
     expect(output).toContain('talking to the assistant as "terminal-user"');
     expect(output).toContain('bot> How much would you like to borrow?');
     expect(output).toMatch(/stack: estimate_financing \(at [^)]+\)/);
+  }, 120_000);
+
+  it('talks to a running assistant with --url, its token from the environment', async () => {
+    const token = 'shell-test-token';
+    const running = await startSwitchboard(await demoPeersOnFreePorts(), {
+      SWITCHBOARD_REST_TOKEN: token,
+    });
+    try {
+      const { code, output } = await typeIntoShell(
+        ['--url', running.url, '--sender', 'remote-user'],
+        ['Could I finance a car?', '/inspect', '/exit'],
+        { SWITCHBOARD_REST_TOKEN: token },
+      );
+      expect(code, output).toBe(0);
+      expect(output).toContain('bot> How much would you like to borrow?');
+      expect(output).toMatch(/stack: estimate_financing \(at [^)]+\)/);
+      // The running assistant printed the turn: the shell's messages went to it.
+      expect(running.stderr()).toContain('remote-user < Could I finance a car?');
+    } finally {
+      await running.stop();
+    }
   }, 120_000);
 });
