@@ -49,7 +49,8 @@ ${PROJECT_HELP}`,
 
 A conversation with the assistant on the terminal. Bot messages show as they are delivered
 (filler messages first), buttons as numbered choices a number picks. /inspect shows the dialogue
-stack and the slots; /exit (or Ctrl-D) leaves.
+stack and the slots, /help what you can type; /exit, Ctrl-D or Ctrl-C leaves (after the turn in
+progress).
 
 It starts a local stack of its own, as run does (without OPENAI_API_KEY a scripted model
 answers), unless --url names a running one (with SWITCHBOARD_REST_TOKEN when it has a token;

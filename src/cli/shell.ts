@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { summarize } from '../assistant/index.js';
 import { projectEnvironment } from '../config/index.js';
-import { type LocalStack, shown, startLocalStack } from '../local/index.js';
+import { type LocalStack, startLocalStack, terminalText } from '../local/index.js';
 import type { OutboundMessage, ReplyBatch } from '../runtime/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { type StartedPeers, startPeersFor } from './peers.js';
@@ -20,14 +20,39 @@ interface ShownMessage {
 /** Where the shell's user reads: lines in, and a way to show the prompt. */
 export interface ShellInput {
   readonly lines: AsyncIterable<string>;
+  /** Whether input ended (Ctrl-D, Ctrl-C, end of a pipe): the shell leaves after the turn. */
+  readonly closed: () => boolean;
   prompt(): void;
   close(): void;
 }
 
 function terminalInput(): ShellInput {
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: 'you> ' });
-  return { lines: rl, prompt: () => rl.prompt(), close: () => rl.close() };
+  let closed = false;
+  rl.once('close', () => {
+    closed = true;
+  });
+  return {
+    lines: rl,
+    closed: () => closed,
+    prompt: () => {
+      if (!closed) rl.prompt();
+    },
+    close: () => rl.close(),
+  };
 }
+
+/** How long a turn may take before the shell stops waiting for it (the webhook's maximum). */
+const TURN_WAIT_MS = 120_000;
+
+const HELP = [
+  'type a message, or:',
+  '  a number    pick that button of the last message that had buttons',
+  '  /inspect    the dialogue stack and the slots that have a value',
+  '  /help       this help',
+  '  /exit       leave (also /quit, Ctrl-D, Ctrl-C)',
+  'any other /… goes to the assistant (such as /restart, or /SetSlots(name=value))',
+];
 
 /**
  * `switchboard shell`: a conversation with the assistant on the terminal. It starts a local
@@ -56,8 +81,8 @@ export async function shellCommand(
   let target: Target;
   if (values.url !== undefined) {
     const url = URL.parse(values.url);
-    if (!url || !/^https?:$/.test(url.protocol)) {
-      throw new UsageError(`--url ${values.url}: not an http(s) URL`);
+    if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '') {
+      throw new UsageError(`--url ${values.url}: not an http(s) URL without a query`);
     }
     target = {
       url: url.href.replace(/\/$/, ''),
@@ -65,43 +90,58 @@ export async function shellCommand(
       live: false,
       close: async () => {},
     };
+    try {
+      await reachable(target);
+    } catch (error) {
+      io.err(`switchboard shell: ${problem(error)}`);
+      return EXIT.invalid;
+    }
   } else {
     const started = await ownStack(io, values, sender);
     if (!started) return EXIT.invalid;
     target = started;
   }
-  io.out(
-    `talking to the assistant as "${sender}"; type a message, a number to pick a button, /inspect for the stack and slots, /exit to leave`,
-  );
-  const terminal = input();
+  io.out(`talking to the assistant as "${sender}"; /help for what you can type`);
+  let terminal: ShellInput | undefined;
+  // Ctrl-C or SIGTERM ends input: the turn in progress finishes, then the stack stops.
+  const stop = () => terminal?.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   let buttons: readonly { title: string; payload: string }[] = [];
   try {
+    terminal = input();
     terminal.prompt();
     for await (const raw of terminal.lines) {
       const line = raw.trim();
       if (line === '/exit' || line === '/quit') break;
-      if (line === '') {
-        terminal.prompt();
-        continue;
+      if (line === '/help') {
+        for (const text of HELP) io.out(text);
+      } else if (line === '/inspect') {
+        try {
+          for (const text of await inspect(target, sender)) io.out(text);
+        } catch (error) {
+          io.err(`switchboard shell: ${problem(error)}`);
+        }
+      } else if (line !== '') {
+        const picked = /^\d+$/.test(line) ? buttons[Number(line) - 1] : undefined;
+        if (picked) io.out(`(${terminalText(picked.title)}: ${terminalText(picked.payload)})`);
+        try {
+          const replies = await say(target, sender, picked ? picked.payload : line);
+          const messages = target.live ? (target.takeShown?.() ?? []) : replies;
+          if (!target.live) for (const m of messages) showMessage(io, m);
+          const withButtons = messages.findLast((m) => (m.buttons ?? []).length > 0);
+          if (messages.length > 0) buttons = withButtons?.buttons ?? [];
+        } catch (error) {
+          io.err(`switchboard shell: ${problem(error)}`);
+        }
       }
-      if (line === '/inspect') {
-        for (const text of await inspect(target, sender)) io.out(text);
-        terminal.prompt();
-        continue;
-      }
-      const picked = /^\d+$/.test(line) ? buttons[Number(line) - 1] : undefined;
-      if (picked) io.out(`(${picked.title}: ${picked.payload})`);
-      const replies = await say(target, sender, picked ? picked.payload : line);
-      const messages = target.live ? (target.takeShown?.() ?? []) : replies;
-      if (!target.live) for (const m of messages) showMessage(io, m);
-      buttons = messages.findLast((m) => (m.buttons ?? []).length > 0)?.buttons ?? [];
+      if (terminal.closed()) break;
       terminal.prompt();
     }
-  } catch (error) {
-    io.err(`switchboard shell: ${error instanceof Error ? error.message : String(error)}`);
-    return EXIT.invalid;
   } finally {
-    terminal.close();
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    terminal?.close();
     await target.close();
   }
   return EXIT.ok;
@@ -140,6 +180,8 @@ async function ownStack(
   });
   if (!peers) return undefined;
   let shownSince: ShownMessage[] = [];
+  // A batch may be delivered twice (delivery is idempotent, not once): each message shows once.
+  const seen = new Set<string>();
   // The shell's own stack answers it alone: a token of its own.
   const token = randomBytes(24).toString('hex');
   let stack: LocalStack;
@@ -148,11 +190,15 @@ async function ownStack(
       assistant,
       port: 0,
       env: { ...env, SWITCHBOARD_REST_TOKEN: token },
+      // The webhook answers once the turn settles: its messages have all shown by then.
+      replyWaitMs: TURN_WAIT_MS,
       announce: (line) => io.err(line),
       ...standIn,
       watchReplies: (batch: ReplyBatch) => {
         if (batch.conversationId !== sender) return;
-        for (const { message } of batch.messages as readonly OutboundMessage[]) {
+        for (const { id, message } of batch.messages as readonly OutboundMessage[]) {
+          if (seen.has(id)) continue;
+          seen.add(id);
           showMessage(io, message);
           shownSince.push(message);
         }
@@ -179,11 +225,43 @@ async function ownStack(
 }
 
 function showMessage(io: CliIo, message: ShownMessage): void {
-  if (message.text !== undefined) io.out(`bot> ${shown(message.text)}`);
-  if (message.image !== undefined) io.out(`bot> (image) ${shown(message.image)}`);
+  if (message.text !== undefined) {
+    io.out(`bot> ${terminalText(message.text).replaceAll('\n', '\n     ')}`);
+  }
+  if (message.image !== undefined) io.out(`bot> (image) ${terminalText(message.image)}`);
   (message.buttons ?? []).forEach((button, i) => {
-    io.out(`     ${i + 1}) ${shown(button.title)}`);
+    io.out(`     ${i + 1}) ${terminalText(button.title)}`);
   });
+}
+
+/** Why a request failed, in one line a terminal shows as it is. */
+function problem(error: unknown): string {
+  if (!(error instanceof Error)) return terminalText(String(error));
+  const cause = (error.cause as { code?: unknown; message?: unknown } | undefined) ?? {};
+  const detail = typeof cause.code === 'string' ? ` (${cause.code})` : '';
+  const text = terminalText(`${error.message}${detail}`).replaceAll('\n', ' ');
+  return text.length <= 300 ? text : `${text.slice(0, 300)}…`;
+}
+
+/** A refused request, with what to do about a token. */
+async function refused(response: Response, what: string): Promise<Error> {
+  const body = (await response.text()).slice(0, 300);
+  const hint =
+    response.status === 401
+      ? '; set SWITCHBOARD_REST_TOKEN to the token the assistant was started with'
+      : '';
+  return new Error(`${what} answered ${response.status}: ${body}${hint}`);
+}
+
+/** Checks that a running assistant answers, before the conversation starts. */
+async function reachable(target: Target): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(`${target.url}/health`, { signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new Error(`no assistant answers at ${target.url}: ${problem(error)}`);
+  }
+  if (!response.ok) throw await refused(response, `${target.url}/health`);
 }
 
 async function say(target: Target, sender: string, message: string): Promise<ShownMessage[]> {
@@ -194,10 +272,9 @@ async function say(target: Target, sender: string, message: string): Promise<Sho
       ...(target.token ? { authorization: `Bearer ${target.token}` } : {}),
     },
     body: JSON.stringify({ sender, message }),
+    signal: AbortSignal.timeout(TURN_WAIT_MS + 10_000),
   });
-  if (!response.ok) {
-    throw new Error(`the assistant answered ${response.status}: ${await response.text()}`);
-  }
+  if (!response.ok) throw await refused(response, 'the assistant');
   return (await response.json()) as ShownMessage[];
 }
 
@@ -205,12 +282,12 @@ async function say(target: Target, sender: string, message: string): Promise<Sho
 async function inspect(target: Target, sender: string): Promise<string[]> {
   const response = await fetch(
     `${target.url}/conversations/${encodeURIComponent(sender)}/tracker`,
-    { headers: target.token ? { authorization: `Bearer ${target.token}` } : {} },
+    {
+      headers: target.token ? { authorization: `Bearer ${target.token}` } : {},
+      signal: AbortSignal.timeout(10_000),
+    },
   );
-  if (response.status === 404) return ['(no conversation yet)'];
-  if (!response.ok) {
-    throw new Error(`the tracker answered ${response.status}: ${await response.text()}`);
-  }
+  if (!response.ok) throw await refused(response, 'the tracker');
   const tracker = (await response.json()) as {
     stack?: readonly Record<string, unknown>[];
     slots?: Readonly<Record<string, unknown>>;
@@ -223,7 +300,7 @@ async function inspect(target: Target, sender: string): Promise<string[]> {
     .filter(([, value]) => value !== null && value !== undefined)
     .map(([name, value]) => `${name}=${JSON.stringify(value)}`);
   return [
-    `stack: ${frames.length > 0 ? frames.map(shown).join(' > ') : '(empty)'}`,
-    `slots: ${slots.length > 0 ? shown(slots.join(', ')) : '(none set)'}`,
+    `stack: ${frames.length > 0 ? frames.map((f) => terminalText(f)).join(' > ') : '(empty)'}`,
+    `slots: ${slots.length > 0 ? terminalText(slots.join(', ')).replaceAll('\n', ' ') : '(none set)'}`,
   ];
 }

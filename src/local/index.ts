@@ -6,4 +6,4 @@ export {
   type LocalStackOptions,
   startLocalStack,
 } from './localStack.js';
-export { shown } from './turnLines.js';
+export { shown, terminalText } from './turnLines.js';

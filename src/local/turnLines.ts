@@ -17,6 +17,19 @@ export function shown(text: string): string {
   return line.length <= MAX_TEXT ? line : `${line.slice(0, MAX_TEXT)}…`;
 }
 
+/**
+ * A text as a terminal may show it whole: its line breaks kept, and nothing a terminal would act
+ * on (control characters, escape sequences, bidirectional overrides) left in it.
+ */
+export function terminalText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/[\u202A-\u202E\u2066-\u2069]/g, '')
+    .replace(/(?!\n)\p{Cc}/gu, '')
+    .trim();
+}
+
 /** The line of a user message's job, or undefined for every other job. */
 export function userLine(job: Job): string | undefined {
   if (job.type !== 'user_message') return undefined;

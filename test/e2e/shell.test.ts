@@ -14,7 +14,7 @@ function quoted(words: readonly string[]): string {
  */
 async function typeIntoShell(
   args: readonly string[],
-  lines: readonly string[],
+  lines: readonly (string | { readonly now: string })[],
   env: Readonly<Record<string, string>> = {},
 ): Promise<{ code: number | null; output: string }> {
   const command = quoted([
@@ -57,9 +57,16 @@ async function typeIntoShell(
       });
     });
   try {
-    for (const [i, line] of lines.entries()) {
-      await promptNumber(i + 1);
-      child.stdin.write(`${line}\r`);
+    let typed = 0;
+    for (const line of lines) {
+      // A line is typed at the next prompt; `{ now }` is typed at once, while a turn runs.
+      if (typeof line === 'string') {
+        typed++;
+        await promptNumber(typed);
+        child.stdin.write(`${line}\r`);
+      } else {
+        child.stdin.write(line.now);
+      }
     }
     return { code: await exited, output: output.replaceAll('\r', '') };
   } finally {
@@ -126,5 +133,14 @@ describe('switchboard shell', () => {
     } finally {
       await running.stop();
     }
+  }, 120_000);
+
+  it('leaves once the turn in progress ends when input ends during it (Ctrl-D)', async () => {
+    const { code, output } = await typeIntoShell(await demoPeersOnFreePorts(), [
+      'Can you recommend an electric SUV under 50000?',
+      { now: '\u0004' },
+    ]);
+    expect(code, output).toBe(0);
+    expect(output).toContain('bot> Here are some options: Aurora EV');
   }, 120_000);
 });

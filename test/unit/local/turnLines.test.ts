@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { botLines, printingReplies, userLine } from '../../../src/local/turnLines.js';
+import { botLines, printingReplies, terminalText, userLine } from '../../../src/local/turnLines.js';
 import type { Job, ReplyBatch, ReplyStore } from '../../../src/runtime/index.js';
 
 const batch = (messages: ReplyBatch['messages']): ReplyBatch => ({
@@ -70,5 +70,15 @@ describe('the turn lines of switchboard run', () => {
     expect(delivered).toHaveLength(1);
     expect(printed).toEqual(['ada > Hello.']);
     expect(await replies.read('ada', 't1')).toEqual({ messages: [], settled: true });
+  });
+});
+
+describe('a text shown whole on a terminal', () => {
+  it('keeps its line breaks and drops what a terminal would act on', () => {
+    expect(terminalText('Line one\r\nline two\tend ')).toBe('Line one\nline two end');
+    expect(terminalText('\u001b[2J\u001b]0;PWNED\u0007Hi \u202Egnp.exe')).toBe(
+      '[2J]0;PWNEDHi gnp.exe',
+    );
+    expect(terminalText('x'.repeat(500))).toHaveLength(500);
   });
 });
