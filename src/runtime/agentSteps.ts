@@ -119,6 +119,7 @@ export async function runAgentStep(
   const next = await stepOnce(runner, run, runnerData, job, deps.ports.random, {
     ...calls,
     ...(preview ? { preview } : {}),
+    ...(deps.ports.warn ? { warn: deps.ports.warn } : {}),
   });
   // One filler a run: a model that goes round its tools again and again says it once.
   const messages = run.saidFiller ? next.messages.filter((m) => !isFiller(m)) : next.messages;
@@ -159,7 +160,10 @@ async function stepOnce(
   runnerData: unknown,
   job: StepJob,
   random: () => number,
-  calls: CallScope & { readonly preview?: (delta: string) => void },
+  calls: CallScope & {
+    readonly preview?: (delta: string) => void;
+    readonly warn?: (message: string, fields: Readonly<Record<string, unknown>>) => void;
+  },
 ): Promise<StepOutcome> {
   const { signal } = calls;
   // A retried step gets the update its failed attempt could not apply.
@@ -208,7 +212,17 @@ async function stepOnce(
     ...(update !== undefined ? { pendingUpdate: update } : {}),
   };
   const delayMs = retryDelay(failures, random, failure.retryAfterMs);
-  if (delayMs !== undefined) return { run: failed, messages: failure.messages, delayMs };
+  // Said where the operator looks (the local stack's terminal, the function's logs): the user
+  // only hears that something went wrong.
+  const fields = { conversationId: job.conversation_id, runId: job.run_id, attempt: failures };
+  if (delayMs !== undefined) {
+    calls.warn?.(
+      `an agent's step failed; it runs again in ${delayMs} ms: ${failure.reason}`,
+      fields,
+    );
+    return { run: failed, messages: failure.messages, delayMs };
+  }
+  calls.warn?.(`an agent's run failed after ${failures} attempts: ${failure.reason}`, fields);
   return {
     run: failed,
     messages: failure.messages,

@@ -292,6 +292,15 @@ describe('durable agent runs', () => {
     expect(
       (await rt.replies.read('failing', job.turn_id)).messages.map((m) => m.message.text),
     ).toEqual(['Sorry, something went wrong on my side. Please try again in a moment.']);
+    // The user hears that something went wrong; the logs say what.
+    const warnings = rt.logs.filter((line) => line.startsWith("warn an agent's"));
+    expect(warnings).toHaveLength(4);
+    expect(warnings[0]).toMatch(
+      /^warn an agent's step failed; it runs again in \d+ ms: tool server unreachable \{"conversationId":"failing",.*"attempt":1\}$/,
+    );
+    expect(warnings[3]).toMatch(
+      /^warn an agent's run failed after 4 attempts: tool server unreachable /,
+    );
   }, 30_000);
 
   it('never run a step of a run whose flow was cancelled', async () => {
