@@ -53,8 +53,8 @@ stack and the slots, /help what you can type; /exit, Ctrl-D or Ctrl-C leaves (af
 progress).
 
 It starts a local stack of its own, as run does (without OPENAI_API_KEY a scripted model
-answers), unless --url names a running one (with SWITCHBOARD_REST_TOKEN when it has a token;
-its messages then show when the turn ends).
+answers), unless --url names a running one: SWITCHBOARD_REST_TOKEN, from the environment or
+the project's .env, is sent when set, and its messages show when the turn ends.
 
 options:
   --url URL       talk to a running assistant (such as npm start's http://127.0.0.1:5005)

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { summarize } from '../assistant/index.js';
@@ -86,7 +87,9 @@ export async function shellCommand(
     }
     target = {
       url: url.href.replace(/\/$/, ''),
-      token: io.env.SWITCHBOARD_REST_TOKEN,
+      // The token as `run` reads it: the environment, else the project's .env.
+      token: (await projectEnvironment(path.resolve(io.cwd, values.project ?? '.'), io.env))
+        .SWITCHBOARD_REST_TOKEN,
       live: false,
       close: async () => {},
     };

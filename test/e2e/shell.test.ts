@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoPeersOnFreePorts, REPO_ROOT, startSwitchboard } from '../helpers/localProcess.js';
+import { tempDir } from '../helpers/tempDirs.js';
 
 /** Shell words, quoted for `script -c`. */
 function quoted(words: readonly string[]): string {
@@ -114,16 +116,18 @@ describe('switchboard shell', () => {
     expect(output).toMatch(/stack: estimate_financing \(at [^)]+\)/);
   }, 120_000);
 
-  it('talks to a running assistant with --url, its token from the environment', async () => {
+  it('talks to a running assistant with --url, its token from the project’s .env', async () => {
     const token = 'shell-test-token';
     const running = await startSwitchboard(await demoPeersOnFreePorts(), {
       SWITCHBOARD_REST_TOKEN: token,
     });
     try {
+      // The token in the project's .env, as `run` reads it.
+      const project = await tempDir('switchboard-shell-project-');
+      await writeFile(path.join(project, '.env'), `SWITCHBOARD_REST_TOKEN=${token}\n`);
       const { code, output } = await typeIntoShell(
-        ['--url', running.url, '--sender', 'remote-user'],
+        ['--url', running.url, '--sender', 'remote-user', '--project', project],
         ['Could I finance a car?', '/inspect', '/exit'],
-        { SWITCHBOARD_REST_TOKEN: token },
       );
       expect(code, output).toBe(0);
       expect(output).toContain('bot> How much would you like to borrow?');
