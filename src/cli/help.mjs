@@ -88,6 +88,7 @@ options:
                       (default: e2e_commands.yml beside the tests, when there is one)
   --no-commands       ask the configured model instead
   --demo-peers        start the demo's MCP servers and A2A agent for the tests
+                      (SWITCHBOARD_DEMO_PEERS=off skips them)
   --peers FILE        start the development servers a module exports as start(), repeatable;
                       relative to the project
 

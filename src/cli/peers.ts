@@ -65,7 +65,8 @@ export async function startPeers(options: {
     for (const peer of running.reverse()) await peer.close().catch(() => undefined);
   };
   try {
-    if (options.demo) {
+    // SWITCHBOARD_DEMO_PEERS=off leaves them out, for a project that points at real peers.
+    if (options.demo && env.SWITCHBOARD_DEMO_PEERS?.toLowerCase() !== 'off') {
       const demo = await startDemoPeers(assistant, env).catch((error: unknown) => {
         const failed = new PeerStartError(`the demo peers could not start: ${describe(error)}`);
         failed.demo = true;

@@ -65,7 +65,7 @@ export async function runCommand(
   const peers = await startPeersFor(io, 'run', {
     assistant,
     env,
-    demo: values['demo-peers'] && env.SWITCHBOARD_DEMO_PEERS?.toLowerCase() !== 'off',
+    demo: values['demo-peers'],
     modules: values.peers ?? [],
   });
   if (!peers) return EXIT.invalid;

@@ -1,13 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { summarize } from '../assistant/index.js';
 import { projectEnvironment } from '../config/index.js';
-import { type LocalStack, startLocalStack, terminalText } from '../local/index.js';
+import { terminalText } from '../local/index.js';
 import type { OutboundMessage, ReplyBatch } from '../runtime/index.js';
 import { type CliIo, EXIT, UsageError } from './io.js';
 import { type StartedPeers, startPeersFor } from './peers.js';
+import { startPrivateStack, TURN_WAIT_MS } from './privateStack.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 import { projectStandIn } from './standIn.js';
 
@@ -42,9 +43,6 @@ function terminalInput(): ShellInput {
     close: () => rl.close(),
   };
 }
-
-/** How long a turn may take before the shell stops waiting for it (the webhook's maximum). */
-const TURN_WAIT_MS = 120_000;
 
 const HELP = [
   'type a message, or:',
@@ -90,7 +88,6 @@ export async function shellCommand(
       // The token as `run` reads it: the environment, else the project's .env.
       token: (await projectEnvironment(path.resolve(io.cwd, values.project ?? '.'), io.env))
         .SWITCHBOARD_REST_TOKEN,
-      live: false,
       close: async () => {},
     };
     try {
@@ -130,8 +127,9 @@ export async function shellCommand(
         if (picked) io.out(`(${terminalText(picked.title)}: ${terminalText(picked.payload)})`);
         try {
           const replies = await say(target, sender, picked ? picked.payload : line);
-          const messages = target.live ? (target.takeShown?.() ?? []) : replies;
-          if (!target.live) for (const m of messages) showMessage(io, m);
+          // Its own stack showed them as they came; a running one's show now.
+          const messages = target.takeShown ? target.takeShown() : replies;
+          if (!target.takeShown) for (const m of messages) showMessage(io, m);
           const withButtons = messages.findLast((m) => (m.buttons ?? []).length > 0);
           if (messages.length > 0) buttons = withButtons?.buttons ?? [];
         } catch (error) {
@@ -154,9 +152,10 @@ export async function shellCommand(
 interface Target {
   readonly url: string;
   readonly token: string | undefined;
-  /** Whether bot messages are shown as they are delivered (the shell's own stack). */
-  readonly live: boolean;
-  /** The messages shown since the last call (the shell's own stack). */
+  /**
+   * The messages shown since the last call, on the shell's own stack, which shows them as they
+   * are delivered; absent for a running stack, whose messages show when the turn ends.
+   */
   readonly takeShown?: () => ShownMessage[];
   close(): Promise<void>;
 }
@@ -178,23 +177,18 @@ async function ownStack(
   const peers: StartedPeers | undefined = await startPeersFor(io, 'shell', {
     assistant,
     env,
-    demo: values['demo-peers'] === true && env.SWITCHBOARD_DEMO_PEERS?.toLowerCase() !== 'off',
+    demo: values['demo-peers'] === true,
     modules: values.peers ?? [],
   });
   if (!peers) return undefined;
   let shownSince: ShownMessage[] = [];
   // A batch may be delivered twice (delivery is idempotent, not once): each message shows once.
   const seen = new Set<string>();
-  // The shell's own stack answers it alone: a token of its own.
-  const token = randomBytes(24).toString('hex');
-  let stack: LocalStack;
-  try {
-    stack = await startLocalStack({
+  // The webhook answers once the turn settles: its messages have all shown by then.
+  const { stack, token } = await startPrivateStack(
+    {
       assistant,
-      port: 0,
-      env: { ...env, SWITCHBOARD_REST_TOKEN: token },
-      // The webhook answers once the turn settles: its messages have all shown by then.
-      replyWaitMs: TURN_WAIT_MS,
+      env,
       announce: (line) => io.err(line),
       ...standIn,
       watchReplies: (batch: ReplyBatch) => {
@@ -206,15 +200,12 @@ async function ownStack(
           shownSince.push(message);
         }
       },
-    });
-  } catch (error) {
-    await peers.close();
-    throw error;
-  }
+    },
+    peers,
+  );
   return {
     url: stack.url,
     token,
-    live: true,
     takeShown: () => {
       const taken = shownSince;
       shownSince = [];

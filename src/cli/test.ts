@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,9 +34,9 @@ import {
   unscriptedMessages,
 } from '../e2eTests/index.js';
 import { hasModelAccess, modelFactory, type ToolChatPort } from '../llm/index.js';
-import { startLocalStack } from '../local/index.js';
 import { type CliIo, UsageError } from './io.js';
 import { startPeersFor } from './peers.js';
+import { startPrivateStack } from './privateStack.js';
 import { loadProjectFromArgs, PROJECT_OPTIONS } from './projectArgs.js';
 
 /** Exit codes of `switchboard test`: every test passed, a test failed, the run could not start. */
@@ -45,8 +45,6 @@ export const TEST_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 /** Where Rasa keeps e2e tests, relative to the project. */
 const DEFAULT_TESTS = path.join('tests', 'e2e_test_cases.yml');
 const DEFAULT_JUNIT = path.join('tests', 'e2e_results.xml');
-/** How long a turn may take before the webhook answers with what it has (the webhook's maximum). */
-const TURN_WAIT_MS = 120_000;
 
 /**
  * `switchboard test [PATH]`: runs Rasa e2e test cases against the local runtime, in process,
@@ -114,23 +112,17 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
     modules: values.peers ?? [],
   });
   if (!peers) return TEST_EXIT.usage;
-  const token = randomBytes(24).toString('hex');
-  let stack: Awaited<ReturnType<typeof startLocalStack>>;
-  try {
-    stack = await startLocalStack({
+  const { stack, token } = await startPrivateStack(
+    {
       assistant,
-      port: 0,
-      env: { ...env, SWITCHBOARD_REST_TOKEN: token },
-      replyWaitMs: TURN_WAIT_MS,
+      env,
       announce: (line) => io.err(line),
       ...(mode.llm ? { llm: mode.llm } : {}),
       ...(mode.agentModel ? { agentModel: mode.agentModel } : {}),
       wrapActions: (actions) => stubbedActions(actions, suite.stubs, running),
-    });
-  } catch (error) {
-    await peers.close();
-    throw error;
-  }
+    },
+    peers,
+  );
   const stopping = new AbortController();
   const started = new Date();
   try {

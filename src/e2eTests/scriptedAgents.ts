@@ -118,9 +118,5 @@ function text(content: string): ToolChatResponse {
 }
 
 function lastUserMessage(messages: readonly ToolChatMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (message?.role === 'user') return message.content;
-  }
-  return '';
+  return messages.findLast((m) => m.role === 'user')?.content ?? '';
 }

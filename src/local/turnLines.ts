@@ -10,10 +10,7 @@ const MAX_TEXT = 200;
 /** A text as one line a terminal shows as it is: no control characters, at most 200 characters. */
 export function shown(text: string): string {
   // One line, and nothing a terminal would act on (escape sequences from a hostile message).
-  const line = text
-    .replace(/\s+/g, ' ')
-    .replace(/\p{Cc}/gu, '')
-    .trim();
+  const line = terminalText(text).replace(/\s+/g, ' ');
   return line.length <= MAX_TEXT ? line : `${line.slice(0, MAX_TEXT)}…`;
 }
 
