@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { summarize } from '../assistant/index.js';
 import { projectEnvironment } from '../config/index.js';
@@ -128,10 +129,12 @@ export async function shellCommand(
         try {
           const replies = await say(target, sender, picked ? picked.payload : line);
           // Its own stack showed them as they came; a running one's show now.
-          const messages = target.takeShown ? target.takeShown() : replies;
+          const messages = target.takeShown ? await target.takeShown(replies.length) : replies;
           if (!target.takeShown) for (const m of messages) showMessage(io, m);
-          const withButtons = messages.findLast((m) => (m.buttons ?? []).length > 0);
-          if (messages.length > 0) buttons = withButtons?.buttons ?? [];
+          // The turn's replies decide the buttons when its deliveries have not all shown yet.
+          const latest = messages.length >= replies.length ? messages : replies;
+          const withButtons = latest.findLast((m) => (m.buttons ?? []).length > 0);
+          if (latest.length > 0) buttons = withButtons?.buttons ?? [];
         } catch (error) {
           io.err(`switchboard shell: ${problem(error)}`);
         }
@@ -148,15 +151,20 @@ export async function shellCommand(
   return EXIT.ok;
 }
 
+/** How long the shell waits for a turn's delivered messages to show once the webhook answered. */
+const SHOW_WAIT_MS = 2_000;
+
 /** The stack the shell talks to. */
 interface Target {
   readonly url: string;
   readonly token: string | undefined;
   /**
    * The messages shown since the last call, on the shell's own stack, which shows them as they
-   * are delivered; absent for a running stack, whose messages show when the turn ends.
+   * are delivered; absent for a running stack, whose messages show when the turn ends. It waits
+   * a moment for `atLeast` of them: the webhook may read a delivered batch from the store before
+   * the delivery has told the shell of it.
    */
-  readonly takeShown?: () => ShownMessage[];
+  readonly takeShown?: (atLeast: number) => Promise<ShownMessage[]>;
   close(): Promise<void>;
 }
 
@@ -184,7 +192,6 @@ async function ownStack(
   let shownSince: ShownMessage[] = [];
   // A batch may be delivered twice (delivery is idempotent, not once): each message shows once.
   const seen = new Set<string>();
-  // The webhook answers once the turn settles: its messages have all shown by then.
   const { stack, token } = await startPrivateStack(
     {
       assistant,
@@ -206,7 +213,9 @@ async function ownStack(
   return {
     url: stack.url,
     token,
-    takeShown: () => {
+    takeShown: async (atLeast) => {
+      const deadline = Date.now() + SHOW_WAIT_MS;
+      while (shownSince.length < atLeast && Date.now() < deadline) await sleep(10);
       const taken = shownSince;
       shownSince = [];
       return taken;
