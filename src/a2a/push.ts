@@ -46,13 +46,15 @@ export function isPushToken(
 }
 
 /** What a notification tells a run: which task, where it stands, and what the agent said. */
-export const PushUpdate = z.object({
-  task_id: z.string(),
-  /** The task's state (`TaskState` number), when the notification carries one. */
-  state: z.optional(z.int()),
-  /** A status message of the agent (progress while it works). */
-  message: z.optional(z.object({ id: z.string(), text: z.string() })),
-});
+export const PushUpdate = z.lazy(() =>
+  z.object({
+    task_id: z.string(),
+    /** The task's state (`TaskState` number), when the notification carries one. */
+    state: z.optional(z.int()),
+    /** A status message of the agent (progress while it works). */
+    message: z.optional(z.object({ id: z.string(), text: z.string() })),
+  }),
+);
 export type PushUpdate = z.infer<typeof PushUpdate>;
 
 /**

@@ -9,29 +9,31 @@ import { AgentInput } from '../assistant/index.js';
 import type { AgentInvocation } from '../dialogue/index.js';
 
 /** An A2A run's data between its steps. */
-export const A2ARunData = z.object({
-  agentId: z.string(),
-  /** The invocation's input; dropped once the message is sent. */
-  input: z.optional(AgentInput),
-  /** The id of the run's message (the same on a retried send, so an agent can drop a repeat). */
-  messageId: z.string(),
-  taskId: z.optional(z.string()),
-  contextId: z.optional(z.string()),
-  /**
-   * The status that asked the question the message answers (`statusKey`): a task that still
-   * shows it has not taken the answer up yet, so it is no verdict.
-   */
-  asked: z.optional(z.string()),
-  /** Whether the next step reads the task's stream again (resubscribes) at once. */
-  stream: z.optional(z.boolean()),
-  /** When the run sent its message and began waiting for its task (ms since the epoch). */
-  waitingSince: z.optional(z.number()),
-  polls: z.int().check(z.nonnegative()),
-  /** Whether the agent was given a push URL for the task. */
-  push: z.boolean(),
-  /** Ids of the agent's status messages already shown, newest last. */
-  shown: z.array(z.string()),
-});
+export const A2ARunData = z.lazy(() =>
+  z.object({
+    agentId: z.string(),
+    /** The invocation's input; dropped once the message is sent. */
+    input: z.optional(AgentInput),
+    /** The id of the run's message (the same on a retried send, so an agent can drop a repeat). */
+    messageId: z.string(),
+    taskId: z.optional(z.string()),
+    contextId: z.optional(z.string()),
+    /**
+     * The status that asked the question the message answers (`statusKey`): a task that still
+     * shows it has not taken the answer up yet, so it is no verdict.
+     */
+    asked: z.optional(z.string()),
+    /** Whether the next step reads the task's stream again (resubscribes) at once. */
+    stream: z.optional(z.boolean()),
+    /** When the run sent its message and began waiting for its task (ms since the epoch). */
+    waitingSince: z.optional(z.number()),
+    polls: z.int().check(z.nonnegative()),
+    /** Whether the agent was given a push URL for the task. */
+    push: z.boolean(),
+    /** Ids of the agent's status messages already shown, newest last. */
+    shown: z.array(z.string()),
+  }),
+);
 export type A2ARunData = z.infer<typeof A2ARunData>;
 
 /** The ids a task names, as the run keeps them. */

@@ -31,26 +31,28 @@ export const REST_LIMITS = {
 } as const;
 
 /** The body of `POST /webhooks/rest/webhook`, as Rasa's REST channel takes it. */
-export const RestWebhookBody = z.strictObject({
-  sender: z.string().check(z.trim(), (ctx) => {
-    const problem = senderIdProblem(ctx.value);
-    if (problem !== undefined) {
-      ctx.issues.push({ code: 'custom', message: `sender ${problem}`, input: ctx.value });
-    }
-  }),
-  message: z.string().check(
-    z.maxLength(REST_LIMITS.messageChars, {
-      error: `message must be at most ${REST_LIMITS.messageChars} characters`,
+export const RestWebhookBody = z.lazy(() =>
+  z.strictObject({
+    sender: z.string().check(z.trim(), (ctx) => {
+      const problem = senderIdProblem(ctx.value);
+      if (problem !== undefined) {
+        ctx.issues.push({ code: 'custom', message: `sender ${problem}`, input: ctx.value });
+      }
     }),
-  ),
-  metadata: z.optional(
-    z.record(z.string(), z.unknown()).check(
-      z.refine((m) => Buffer.byteLength(JSON.stringify(m)) <= REST_LIMITS.metadataBytes, {
-        error: `metadata must be at most ${REST_LIMITS.metadataBytes} bytes as JSON`,
+    message: z.string().check(
+      z.maxLength(REST_LIMITS.messageChars, {
+        error: `message must be at most ${REST_LIMITS.messageChars} characters`,
       }),
     ),
-  ),
-});
+    metadata: z.optional(
+      z.record(z.string(), z.unknown()).check(
+        z.refine((m) => Buffer.byteLength(JSON.stringify(m)) <= REST_LIMITS.metadataBytes, {
+          error: `metadata must be at most ${REST_LIMITS.metadataBytes} bytes as JSON`,
+        }),
+      ),
+    ),
+  }),
+);
 export type RestWebhookBody = z.infer<typeof RestWebhookBody>;
 
 /** Parses and checks a webhook request body; throws an `HttpError` with the reason. */

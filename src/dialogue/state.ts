@@ -19,17 +19,21 @@ export const WINDOW_TEXT_LIMIT = 1000;
 /** Characters of a bot message kept for "repeat message". */
 export const REPEAT_TEXT_LIMIT = 4000;
 
-export const HistoryEntry = z.object({ role: z.enum(['user', 'bot']), text: z.string() });
+export const HistoryEntry = z.lazy(() =>
+  z.object({ role: z.enum(['user', 'bot']), text: z.string() }),
+);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /**
  * The latest user message: its position among the conversation's events (0 for the first, the
  * event log's sequence number) and when it came, in seconds since the epoch.
  */
-export const LatestMessage = z.object({
-  index: z.int().check(z.nonnegative()),
-  timestamp: z.number(),
-});
+export const LatestMessage = z.lazy(() =>
+  z.object({
+    index: z.int().check(z.nonnegative()),
+    timestamp: z.number(),
+  }),
+);
 export type LatestMessage = z.infer<typeof LatestMessage>;
 
 /**
@@ -37,40 +41,44 @@ export type LatestMessage = z.infer<typeof LatestMessage>;
  * events: each agent a flow started (in the order they started) and the agents that completed,
  * the latest first.
  */
-export const SessionAgents = z.object({
-  started: z.array(z.object({ agent_id: z.string(), flow_id: z.string() })),
-  completed: z.array(z.string()),
-});
+export const SessionAgents = z.lazy(() =>
+  z.object({
+    started: z.array(z.object({ agent_id: z.string(), flow_id: z.string() })),
+    completed: z.array(z.string()),
+  }),
+);
 export type SessionAgents = z.infer<typeof SessionAgents>;
 
 /**
  * A conversation: the fold of its events. Only bounded windows of history are kept, so the state
  * (and the cost of a turn) stays the same size however long the conversation runs.
  */
-export const ConversationState = z.object({
-  version: z.literal(STATE_VERSION),
-  sender_id: z.string(),
-  slots: z.record(z.string(), z.unknown()),
-  stack: z.array(Frame),
-  /** Frames created so far; frame ids are `f<n>`. */
-  frame_seq: z.int().check(z.nonnegative()),
-  history: z.array(HistoryEntry),
-  /** Bot events since the latest user message, for "repeat message". */
-  last_bot_events: z.array(DialogueEventSchema),
-  recent_events: z.array(DialogueEventSchema),
-  event_count: z.int().check(z.nonnegative()),
-  /** Set once `action_session_start` ran; absent in conversations older than sessions. */
-  session_started: z.optional(z.boolean()),
-  /**
-   * Absent until the user writes, and in states written before it was kept: those find the
-   * latest message in their recent events (`latestMessageTime`).
-   */
-  latest_message: z.optional(LatestMessage),
-  /** When the latest event happened (seconds since the epoch); absent likewise. */
-  latest_event_time: z.optional(z.number()),
-  /** Absent until a sub agent starts in the session. */
-  agents: z.optional(SessionAgents),
-});
+export const ConversationState = z.lazy(() =>
+  z.object({
+    version: z.literal(STATE_VERSION),
+    sender_id: z.string(),
+    slots: z.record(z.string(), z.unknown()),
+    stack: z.array(Frame),
+    /** Frames created so far; frame ids are `f<n>`. */
+    frame_seq: z.int().check(z.nonnegative()),
+    history: z.array(HistoryEntry),
+    /** Bot events since the latest user message, for "repeat message". */
+    last_bot_events: z.array(DialogueEventSchema),
+    recent_events: z.array(DialogueEventSchema),
+    event_count: z.int().check(z.nonnegative()),
+    /** Set once `action_session_start` ran; absent in conversations older than sessions. */
+    session_started: z.optional(z.boolean()),
+    /**
+     * Absent until the user writes, and in states written before it was kept: those find the
+     * latest message in their recent events (`latestMessageTime`).
+     */
+    latest_message: z.optional(LatestMessage),
+    /** When the latest event happened (seconds since the epoch); absent likewise. */
+    latest_event_time: z.optional(z.number()),
+    /** Absent until a sub agent starts in the session. */
+    agents: z.optional(SessionAgents),
+  }),
+);
 export type ConversationState = z.infer<typeof ConversationState>;
 
 /** A persisted state of a version this code does not read. Code `STATE_VERSION_UNSUPPORTED`. */

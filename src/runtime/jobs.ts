@@ -20,62 +20,64 @@ const base = {
  * a channel's own follow-up outside the conversation's state (the A2A server's push
  * notifications), run by that channel's output.
  */
-export const Job = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('user_message'),
-    ...base,
-    text: z.string(),
-    metadata: z.optional(z.record(z.string(), z.unknown())),
-    /**
-     * What the message asks, already known (a channel's cancel): the command generator is not
-     * asked.
-     */
-    commands: z.optional(z.array(Command)),
-    channel: z.string(),
-    /** Earlier tries of this message that the model failed (the retry policy's count). */
-    attempt: z.optional(z.int().check(z.nonnegative())),
-  }),
-  z.object({
-    type: z.literal('agent_step'),
-    ...base,
-    frame_id: z.string(),
-    run_id: z.string(),
-    step: z.int().check(z.nonnegative()),
-  }),
-  z.object({
-    type: z.literal('agent_update'),
-    ...base,
-    frame_id: z.string(),
-    run_id: z.string(),
-    update: z.unknown(),
-  }),
-  z.object({
-    type: z.literal('agent_cancel'),
-    ...base,
-    agent_id: z.string(),
-    /** The cancelled run and its record, when the agent was working. */
-    run_id: z.optional(z.string()),
-    record: z.optional(z.string()),
-    /** The ids a waiting agent kept (an A2A task waiting for the user). */
-    session: z.optional(z.record(z.string(), z.string())),
-  }),
-  z.object({
-    type: z.literal('channel_work'),
-    ...base,
-    /** The channel whose output runs it. */
-    channel: z.string(),
-    /** What to do, in the channel's own terms (it parses this). */
-    work: z.unknown(),
-  }),
-  z.object({
-    type: z.literal('set_slots'),
-    ...base,
-    /** Slot name → value, each fitted to its slot's type as a `set slot` command's value is. */
-    slots: z.record(z.string(), z.unknown()),
-    /** The channel the conversation is on (its replies, if any, go there). */
-    channel: z.string(),
-  }),
-]);
+export const Job = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.object({
+      type: z.literal('user_message'),
+      ...base,
+      text: z.string(),
+      metadata: z.optional(z.record(z.string(), z.unknown())),
+      /**
+       * What the message asks, already known (a channel's cancel): the command generator is not
+       * asked.
+       */
+      commands: z.optional(z.array(Command)),
+      channel: z.string(),
+      /** Earlier tries of this message that the model failed (the retry policy's count). */
+      attempt: z.optional(z.int().check(z.nonnegative())),
+    }),
+    z.object({
+      type: z.literal('agent_step'),
+      ...base,
+      frame_id: z.string(),
+      run_id: z.string(),
+      step: z.int().check(z.nonnegative()),
+    }),
+    z.object({
+      type: z.literal('agent_update'),
+      ...base,
+      frame_id: z.string(),
+      run_id: z.string(),
+      update: z.unknown(),
+    }),
+    z.object({
+      type: z.literal('agent_cancel'),
+      ...base,
+      agent_id: z.string(),
+      /** The cancelled run and its record, when the agent was working. */
+      run_id: z.optional(z.string()),
+      record: z.optional(z.string()),
+      /** The ids a waiting agent kept (an A2A task waiting for the user). */
+      session: z.optional(z.record(z.string(), z.string())),
+    }),
+    z.object({
+      type: z.literal('channel_work'),
+      ...base,
+      /** The channel whose output runs it. */
+      channel: z.string(),
+      /** What to do, in the channel's own terms (it parses this). */
+      work: z.unknown(),
+    }),
+    z.object({
+      type: z.literal('set_slots'),
+      ...base,
+      /** Slot name → value, each fitted to its slot's type as a `set slot` command's value is. */
+      slots: z.record(z.string(), z.unknown()),
+      /** The channel the conversation is on (its replies, if any, go there). */
+      channel: z.string(),
+    }),
+  ]),
+);
 export type Job = z.infer<typeof Job>;
 export type JobType = Job['type'];
 

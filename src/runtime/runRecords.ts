@@ -15,27 +15,29 @@ export const RUN_RECORD_VERSION = 1;
  * The runtime's part of a run record: where the run stands between its steps. The runner's own
  * data sits in `runner`, parsed with the runner's schema (see `parseRunnerData`).
  */
-export const RunState = z.object({
-  // Records of the first build carry no version; they have exactly this shape.
-  version: z._default(z.literal(RUN_RECORD_VERSION), RUN_RECORD_VERSION),
-  runner: z.unknown(),
-  /** Consecutive failed steps, for the retry policy. */
-  failures: z.int().check(z.nonnegative()),
-  /** The agent frame the run works for. */
-  frameId: z.string(),
-  /** Steps run so far; the step job numbered `steps` is the only one that may run next. */
-  steps: z.int().check(z.nonnegative()),
-  /** The channel of the conversation, for the run's messages. */
-  channel: z.string(),
-  /** The turn that started the run: its replies, and its end, belong to that turn. */
-  turnId: z.string(),
-  /** When the next step may run (ms since the epoch), if it was delayed. */
-  notBefore: z.optional(z.number()),
-  /** A pushed update whose step failed: the retry takes it again. */
-  pendingUpdate: z.optional(z.unknown()),
-  /** Whether the run has sent its filler message: it sends one at most. */
-  saidFiller: z.optional(z.boolean()),
-});
+export const RunState = z.lazy(() =>
+  z.object({
+    // Records of the first build carry no version; they have exactly this shape.
+    version: z._default(z.literal(RUN_RECORD_VERSION), RUN_RECORD_VERSION),
+    runner: z.unknown(),
+    /** Consecutive failed steps, for the retry policy. */
+    failures: z.int().check(z.nonnegative()),
+    /** The agent frame the run works for. */
+    frameId: z.string(),
+    /** Steps run so far; the step job numbered `steps` is the only one that may run next. */
+    steps: z.int().check(z.nonnegative()),
+    /** The channel of the conversation, for the run's messages. */
+    channel: z.string(),
+    /** The turn that started the run: its replies, and its end, belong to that turn. */
+    turnId: z.string(),
+    /** When the next step may run (ms since the epoch), if it was delayed. */
+    notBefore: z.optional(z.number()),
+    /** A pushed update whose step failed: the retry takes it again. */
+    pendingUpdate: z.optional(z.unknown()),
+    /** Whether the run has sent its filler message: it sends one at most. */
+    saidFiller: z.optional(z.boolean()),
+  }),
+);
 export type RunState = z.infer<typeof RunState>;
 
 /**

@@ -13,9 +13,9 @@ import { StoredDataError } from './storeErrors.js';
  * JSON as text and no `packing`, stay readable; a `packing` this code does not know is refused.
  */
 const PACKING = 1;
-const Packing = z.optional(z.literal(PACKING));
+const Packing = z.lazy(() => z.optional(z.literal(PACKING)));
 /** A JSON attribute: text in items written before packing, deflated bytes since. */
-const JsonAttribute = z.union([z.string(), z.instanceof(Uint8Array)]);
+const JsonAttribute = z.lazy(() => z.union([z.string(), z.instanceof(Uint8Array)]));
 
 /** The attribute that stores `value` as JSON, deflated. */
 function packed(value: unknown): Uint8Array {
@@ -29,27 +29,31 @@ function unpacked(stored: string | Uint8Array, packing: number | undefined): unk
   return JSON.parse(inflateRawSync(stored).toString('utf8'));
 }
 
-const HeadItem = z.object({
-  packing: Packing,
-  version: z.int().check(z.minimum(1)),
-  state: JsonAttribute,
-  outbox: z.optional(JsonAttribute),
-  recent_jobs: z.array(z.string()),
-  next_seq: z.int().check(z.nonnegative()),
-  runs: z.record(z.string(), z.string()),
-  // Heads written before the channel was kept all came from the REST channel, the only one then.
-  channel: z._default(z.string(), 'rest'),
-});
+const HeadItem = z.lazy(() =>
+  z.object({
+    packing: Packing,
+    version: z.int().check(z.minimum(1)),
+    state: JsonAttribute,
+    outbox: z.optional(JsonAttribute),
+    recent_jobs: z.array(z.string()),
+    next_seq: z.int().check(z.nonnegative()),
+    runs: z.record(z.string(), z.string()),
+    // Heads written before the channel was kept all came from the REST channel, the only one then.
+    channel: z._default(z.string(), 'rest'),
+  }),
+);
 
-const RunItem = z.object({
-  packing: Packing,
-  run_id: z.string(),
-  job_id: z.string(),
-  agent_id: z.string(),
-  data: JsonAttribute,
-});
-const EventsItem = z.object({ packing: Packing, events: JsonAttribute });
-const StoredEvents = z.array(SequencedEvent);
+const RunItem = z.lazy(() =>
+  z.object({
+    packing: Packing,
+    run_id: z.string(),
+    job_id: z.string(),
+    agent_id: z.string(),
+    data: JsonAttribute,
+  }),
+);
+const EventsItem = z.lazy(() => z.object({ packing: Packing, events: JsonAttribute }));
+const StoredEvents = z.lazy(() => z.array(SequencedEvent));
 
 /** The head's attributes, without keys and ttl. */
 export function headAttributes(head: ConversationHead): Record<string, unknown> {

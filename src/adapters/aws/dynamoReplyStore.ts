@@ -14,8 +14,8 @@ export interface DynamoReplyStoreOptions {
   readonly now: () => number;
 }
 
-const ReplyItem = z.object({ messages: z.string(), settled: z.boolean() });
-const StoredMessages = z.array(OutboundMessage);
+const ReplyItem = z.lazy(() => z.object({ messages: z.string(), settled: z.boolean() }));
+const StoredMessages = z.lazy(() => z.array(OutboundMessage));
 const VERSION_SUFFIX = /^\d{12}$/;
 
 /**

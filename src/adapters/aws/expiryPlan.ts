@@ -32,13 +32,15 @@ export interface ExpiryBook {
 }
 
 // Heads stored before the book existed parse to a floor of 0: their first commit starts a pass.
-const BookItem = z.object({
-  born: z._default(z.number(), 0),
-  evt_floor: z._default(z.number(), 0),
-  evt_cursor: z._default(z.int().check(z.nonnegative()), 0),
-  evt_pass_ttl: z._default(z.number(), 0),
-  run_ttls: z._default(z.record(z.string(), z.number()), {}),
-});
+const BookItem = z.lazy(() =>
+  z.object({
+    born: z._default(z.number(), 0),
+    evt_floor: z._default(z.number(), 0),
+    evt_cursor: z._default(z.int().check(z.nonnegative()), 0),
+    evt_pass_ttl: z._default(z.number(), 0),
+    run_ttls: z._default(z.record(z.string(), z.number()), {}),
+  }),
+);
 
 /** The book of a stored head item; missing attributes take the defaults of older heads. */
 export function parseBook(item: unknown): ExpiryBook {
