@@ -1,4 +1,5 @@
 import type { CommandGeneratorConfig } from './schemas/assistantConfig.js';
+import type { ChannelSettings } from './schemas/credentials.js';
 import type { ResponseVariation, SlotDefinition } from './schemas/domain.js';
 import type {
   A2AServerConfig,
@@ -90,6 +91,8 @@ export interface Assistant {
   readonly mcpServers: Readonly<Record<string, McpServer>>;
   readonly modelGroups: Readonly<Record<string, ModelGroup>>;
   readonly a2aServer?: A2AServerSettings;
+  /** The messaging channels of credentials.yml (the REST channel is always served). */
+  readonly channels?: ChannelSettings;
   /** Present when endpoints.yml turns response rephrasing on. */
   readonly rephraser?: RephraserSettings;
   readonly slots: Readonly<Record<string, SlotDefinition>>;

@@ -44,6 +44,15 @@ export {
   strictObject,
 } from './schemas/common.js';
 export {
+  CallbackChannelSettings,
+  type ChannelSettings,
+  CredentialsFile,
+  SlackChannelSettings,
+  SocketIoChannelSettings,
+  TelegramChannelSettings,
+  TwilioChannelSettings,
+} from './schemas/credentials.js';
+export {
   ActionEntry,
   actionEntryName,
   Button,

@@ -6,6 +6,7 @@ const PROJECT_HELP = `project options:
   --sub-agents DIR   its sub-agent folder (default: sub_agents)
   --config FILE      its configuration (default: config.yml)
   --endpoints FILE   its endpoints (default: endpoints.yml)
+  --credentials FILE its messaging channels (default: credentials.yml)
   --domain PATH      its domain file or folder (default: domain.yml or domain/)
   --data PATH        a flows file or folder, repeatable (default: data/)`;
 

@@ -20,6 +20,7 @@ export const PROJECT_OPTIONS = {
   'sub-agents': { type: 'string', default: 'sub_agents' },
   config: { type: 'string' },
   endpoints: { type: 'string' },
+  credentials: { type: 'string' },
   domain: { type: 'string' },
   data: { type: 'string', multiple: true },
 } as const;
@@ -30,6 +31,7 @@ export interface ProjectOptionValues {
   readonly 'sub-agents'?: string | undefined;
   readonly config?: string | undefined;
   readonly endpoints?: string | undefined;
+  readonly credentials?: string | undefined;
   readonly domain?: string | undefined;
   readonly data?: readonly string[] | undefined;
 }

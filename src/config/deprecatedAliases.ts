@@ -26,6 +26,7 @@ const LLM_BLOCKS: Readonly<Record<FileKind, readonly PathPattern[]>> = {
   config: [pattern('pipeline.*.llm')],
   endpoints: [pattern('model_groups.*.models.*'), pattern('nlg.llm')],
   subAgent: [pattern('configuration.llm')],
+  credentials: [],
   domain: [],
   flows: [],
 };

@@ -3,8 +3,10 @@ import type { ModuleLocation } from '../assistant/index.js';
 import {
   type A2AServerSettings,
   type Assistant,
+  type ChannelSettings,
   CommandGeneratorConfig,
   type CommandGeneratorSettings,
+  type CredentialsFile,
   deepFreeze,
   type McpServer,
   type PromptTemplateFile,
@@ -29,6 +31,7 @@ import type { ProjectPaths } from './projectPaths.js';
 import { checkA2AServer } from './rules/a2aServerRules.js';
 import { notePythonActions } from './rules/actionSources.js';
 import { type AgentResources, checkAgents } from './rules/agentRules.js';
+import { checkChannels } from './rules/channelRules.js';
 import { readCustomActions } from './rules/customActions.js';
 import { checkDomain } from './rules/domainRules.js';
 import { checkEndpoints } from './rules/endpointRules.js';
@@ -78,6 +81,7 @@ export async function loadAssistant(options: LoadOptions): Promise<LoadResult> {
   checkDomain(ctx, index);
   notePythonActions(ctx, index, checkFlows(ctx, index));
   checkRephraseMetadata(ctx, index);
+  checkChannels(ctx, files);
   const [, , resources, commandTemplate, rephraser, a2aServer] = await Promise.all([
     checkEndpoints(ctx, index, extensions),
     checkKnowledge(ctx, files, index),
@@ -170,6 +174,7 @@ function buildAssistant(
     }
   }
 
+  const { rest: _rest, ...channels } = files.credentials?.value ?? {};
   const actionEndpoint = files.endpoints?.value.action_endpoint;
   const store = files.endpoints?.value.vector_store;
   const knowledge = store && store.type !== 'rasa' ? store : undefined;
@@ -179,6 +184,7 @@ function buildAssistant(
     mcpServers,
     modelGroups: Object.fromEntries([...index.modelGroups].map(([id, g]) => [id, g.value])),
     ...(a2aServer ? { a2aServer } : {}),
+    ...(Object.keys(channels).length > 0 ? { channels: channelSettings(channels) } : {}),
     ...(actionEndpoint ? { actionEndpoint } : {}),
     ...(knowledge ? { knowledge } : {}),
     ...(rephraser ? { rephraser } : {}),
@@ -248,4 +254,10 @@ function dedupe<T>(list: readonly T[], identity: (item: T) => string): T[] {
     seen.add(id);
     return true;
   });
+}
+
+/** The channels as the runtime takes them: `socketio:` with no settings is the channel's defaults. */
+function channelSettings(file: Omit<CredentialsFile, 'rest'>): ChannelSettings {
+  const { socketio, ...rest } = file;
+  return { ...rest, ...(socketio !== undefined ? { socketio: socketio ?? {} } : {}) };
 }

@@ -11,7 +11,12 @@ import { YamlSource } from './yamlSource.js';
 import { zodDiagnostics } from './zodDiagnostics.js';
 
 /** The files whose strings may hold `${VAR}`: configuration, never the assistant's content. */
-const INTERPOLATED: ReadonlySet<FileKind> = new Set(['config', 'endpoints', 'subAgent']);
+const INTERPOLATED: ReadonlySet<FileKind> = new Set([
+  'config',
+  'endpoints',
+  'credentials',
+  'subAgent',
+]);
 
 /** Collects what loading a project finds: errors, notes, and Rasa keys that are ignored. */
 export class LoadContext {

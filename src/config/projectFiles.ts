@@ -7,6 +7,7 @@ import {
   AssistantConfigFile,
   COMMAND_GENERATORS,
   CommandGeneratorConfig,
+  CredentialsFile,
   DomainFile,
   EndpointsFile,
   FlowsFile,
@@ -39,6 +40,7 @@ export interface ProjectFiles {
   readonly config: Located<AssistantConfigFile> | undefined;
   readonly commandGenerator: LocatedCommandGenerator | undefined;
   readonly endpoints: Located<EndpointsFile> | undefined;
+  readonly credentials: Located<CredentialsFile> | undefined;
   readonly domains: readonly Located<DomainFile>[];
   readonly flows: readonly Located<FlowsFile>[];
   readonly agents: readonly AgentFile[];
@@ -67,6 +69,13 @@ export async function readProjectFiles(
     EndpointsFile,
     paths.endpoints !== undefined,
   );
+  const credentials = await readOptional(
+    ctx,
+    named(paths.credentials) ?? path.join(dir, 'credentials.yml'),
+    'credentials',
+    CredentialsFile,
+    paths.credentials !== undefined,
+  );
   const [domains, flows, agents] = await Promise.all([
     readDomain(ctx, named(paths.domain)),
     readFlows(
@@ -79,6 +88,7 @@ export async function readProjectFiles(
     config,
     commandGenerator: config && readCommandGenerator(ctx, config),
     endpoints,
+    credentials,
     domains,
     flows,
     agents,

@@ -1,7 +1,7 @@
 import { type PathPattern, pattern } from './pathPattern.js';
 
 /** The kinds of files in an assistant project. */
-export type FileKind = 'config' | 'endpoints' | 'domain' | 'flows' | 'subAgent';
+export type FileKind = 'config' | 'endpoints' | 'credentials' | 'domain' | 'flows' | 'subAgent';
 
 /**
  * A key Rasa projects carry that Switchboard does not use. Without a reason it is listed once
@@ -35,6 +35,9 @@ const warning = (p: string, reason: string): IgnoredKeyRule => ({
   reason,
   warning: true,
 });
+
+/** The top-level keys of `credentials.yml` that name a channel Switchboard serves. */
+export const CHANNELS = ['rest', 'callback', 'slack', 'telegram', 'twilio', 'socketio'] as const;
 
 const STORES =
   'Switchboard keeps conversations in DynamoDB and orders their work through SQS, on AWS and locally';
@@ -122,6 +125,27 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     },
   ],
   subAgent: [],
+  credentials: [
+    {
+      pattern: pattern('*'),
+      unless: [...CHANNELS],
+      reason:
+        'not a channel Switchboard serves: it serves rest, callback, slack, telegram, twilio and (locally) socketio',
+    },
+    because(
+      'slack.slack_retry_reason_header',
+      'not used: Switchboard drops a retried Slack event by its event id',
+    ),
+    because(
+      'slack.slack_retry_number_header',
+      'not used: Switchboard drops a retried Slack event by its event id',
+    ),
+    because('slack.proxy', 'not used: replies go to Slack directly'),
+    because(
+      'slack.conversation_granularity',
+      'not used: a Slack conversation is one user in one channel',
+    ),
+  ],
 };
 
 /** Credential keys: each must be a whole `${VAR}` reference. */
@@ -136,6 +160,13 @@ export const SECRET_KEYS: Readonly<Record<FileKind, readonly PathPattern[]>> = {
     'a2a_server.auth.secret',
     'a2a_server.auth.api_key',
     'nlg.llm.api_key',
+  ].map(pattern),
+  credentials: [
+    'slack.slack_token',
+    'slack.slack_signing_secret',
+    'telegram.access_token',
+    'telegram.secret_token',
+    'twilio.auth_token',
   ].map(pattern),
   domain: [],
   flows: [],

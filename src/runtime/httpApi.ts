@@ -180,14 +180,19 @@ export function headerOf(request: Pick<HttpRequest, 'headers'>, name: string): s
 
 /**
  * Refuses with 415 and the reason a request body whose Content-Type is missing or none of
- * `types` (parameters such as `charset` aside): a JSON route never guesses the body's type.
+ * `types` (parameters such as `charset` aside): a route never guesses the body's type. `what`
+ * names the format in the reason (`JSON`, `form-encoded`).
  */
 export function requireContentType(
   contentType: string | undefined,
   types: readonly string[] = ['application/json'],
+  what = 'JSON',
 ): void {
   const given = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (types.includes(given)) return;
   const sent = given === '' ? 'the request has none' : `the request sent ${given}`;
-  throw new HttpError(415, `the body must be JSON (Content-Type: ${types.join(' or ')}); ${sent}`);
+  throw new HttpError(
+    415,
+    `the body must be ${what} (Content-Type: ${types.join(' or ')}); ${sent}`,
+  );
 }

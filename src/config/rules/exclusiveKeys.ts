@@ -81,6 +81,7 @@ const GROUPS: Readonly<Record<FileKind, readonly ExclusiveGroup[]>> = {
     },
   ],
   domain: [],
+  credentials: [],
 };
 
 /**
