@@ -15,13 +15,17 @@ export function acknowledgeTracingWildcard(role: IConstruct): void {
   });
 }
 
+/** How the messaging channels' webhook routes are checked. */
+const CHANNEL_ROUTES =
+  "The messaging channels' webhooks check each request in the webhook function before anything is written: Slack's signing-secret HMAC with a 5-minute window, Telegram's secret-token header, Twilio's X-Twilio-Signature, each kept in Secrets Manager; the callback channel takes the REST token.";
+
 /** The HTTP routes authenticate in the function, as Rasa's REST channel does. */
 export function acknowledgeRouteAuthorization(api: IConstruct, authenticated: boolean): void {
   Validations.of(api).acknowledge({
     id: 'AwsSolutions-APIG4',
     reason: authenticated
-      ? "GET /health is public for load balancers and uptime checks, and GET /version (the running version, as Rasa serves it) for clients; the REST channel and the tracker require the token kept in Secrets Manager (a bearer token, or Rasa's ?token= query parameter), compared in the webhook function in constant time (the Rasa REST channel contract, which API Gateway authorizers cannot express without a second function). POST /a2a/push/{sender}/{run} is checked in its function against the per-run token the agent was given."
-      : 'The operator deployed with the context authenticate=false, documented as only for deployments behind their own authenticating gateway: the REST channel and the tracker (which shows any conversation to whoever knows its sender id) are then public at the API. POST /a2a/push/{sender}/{run} still checks the per-run token the agent was given.',
+      ? "GET /health is public for load balancers and uptime checks, and GET /version (the running version, as Rasa serves it) for clients; the REST channel and the tracker require the token kept in Secrets Manager (a bearer token, or Rasa's ?token= query parameter), compared in the webhook function in constant time (the Rasa REST channel contract, which API Gateway authorizers cannot express without a second function). POST /a2a/push/{sender}/{run} is checked in its function against the per-run token the agent was given. ${CHANNEL_ROUTES}"
+      : `The operator deployed with the context authenticate=false, documented as only for deployments behind their own authenticating gateway: the REST channel and the tracker (which shows any conversation to whoever knows its sender id) are then public at the API. POST /a2a/push/{sender}/{run} still checks the per-run token the agent was given. ${CHANNEL_ROUTES}`,
   });
 }
 

@@ -86,6 +86,7 @@ export async function buildApp(app: App = new App(), options: BuildAppOptions = 
       ? { a2aServer: { secretNames: a2aServerSecretNames(bundle.assistant) } }
       : {}),
     ...(secretPrefix === undefined ? {} : { secretPrefix }),
+    ...(bundle.assistant.channels ? { channels: bundle.assistant.channels } : {}),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return app;

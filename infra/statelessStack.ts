@@ -7,6 +7,9 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import type { ChannelSettings } from '../src/assistant/index.js';
+import { channelSecretNames } from '../src/build/index.js';
+import { messagingPaths } from '../src/channels/messaging/index.js';
 import {
   acknowledgeA2AServerApi,
   acknowledgeConversationSecrets,
@@ -66,6 +69,11 @@ export interface StatelessStackProps extends StackProps {
   readonly a2aAgents?: boolean;
   /** The project serves itself over A2A (`a2a_server`): the secrets its `auth` names. */
   readonly a2aServer?: { readonly secretNames: readonly string[] };
+  /**
+   * The messaging channels of credentials.yml: each gets its webhook route, the webhook and the
+   * worker their settings, and the webhook read access to the secrets they name.
+   */
+  readonly channels?: ChannelSettings;
 }
 
 /**
@@ -97,6 +105,11 @@ export class StatelessStack extends Stack {
       CONVERSATION_TTL_DAYS: String(props.conversationTtlDays ?? 30),
     };
 
+    const channelPaths = messagingPaths(props.channels);
+    // The worker sends the channels' replies, the webhook checks their requests.
+    const channelsEnvironment: Record<string, string> =
+      channelPaths.length > 0 ? { CHANNELS: JSON.stringify(props.channels) } : {};
+
     this.webhook = new HandlerFunction(this, 'Webhook', {
       ...common,
       handler: 'webhook',
@@ -111,6 +124,7 @@ export class StatelessStack extends Stack {
         : {}),
       environment: {
         ...environment,
+        ...channelsEnvironment,
         REPLY_WAIT_MS: '20000',
         ...(restTokenSecret ? { REST_TOKEN_SECRET: restTokenSecret } : {}),
       },
@@ -122,6 +136,7 @@ export class StatelessStack extends Stack {
       timeout: Duration.seconds(60),
       environment: {
         ...environment,
+        ...channelsEnvironment,
         ...(props.pushKey ? { A2A_PUSH_KEY_SECRET: props.pushKey.secretArn } : {}),
       },
       registryFile: props.registryFile,
@@ -207,6 +222,22 @@ export class StatelessStack extends Stack {
     if (restTokenSecret) {
       Secret.fromSecretNameV2(this, 'RestToken', restTokenSecret).grantRead(this.webhook.role);
     }
+    const channelSecrets = channelSecretNames(props.channels);
+    if (channelSecrets.length > 0) {
+      this.webhook.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: channelSecrets.map((name) =>
+            this.formatArn({
+              service: 'secretsmanager',
+              resource: 'secret',
+              resourceName: `${prefix}${name}-??????`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          ),
+        }),
+      );
+    }
 
     // The workers and the delay function draw on the account's unreserved executions, of which
     // Lambda keeps at least 100 beside any reservation: by default they use at most 22 of them.
@@ -229,6 +260,7 @@ export class StatelessStack extends Stack {
 
     this.endpoint = new HttpEndpoint(this, 'Http', {
       handler: this.webhook.function,
+      channelPaths,
       ...(this.a2aPush ? { pushHandler: this.a2aPush.function } : {}),
       logRetention,
       // Sized so that requests held until the timeout never need more than the webhook's

@@ -25,6 +25,11 @@ export const FunctionEnv = z.object({
   A2A_PUSH_KEY_SECRET: optionalText,
   /** The API's base URL, under which the worker registers A2A push URLs (`<url>a2a/push/…`). */
   A2A_PUSH_BASE_URL: optionalText,
+  /**
+   * The messaging channels of the project's credentials.yml, as JSON (their secrets as names
+   * under the prefix); unset: the REST channel alone.
+   */
+  CHANNELS: optionalText,
   /** How long the REST webhook waits for a turn to settle (API Gateway gives up at 30 s). */
   REPLY_WAIT_MS: z._default(
     z.coerce.number().check(z.int(), z.nonnegative(), z.maximum(25_000)),

@@ -4,6 +4,7 @@ import { MODEL_KEY_SECRET } from '../../src/build/secretNames.js';
 import { createRuntime } from '../../src/runtime/index.js';
 import { a2aServerChannels } from './a2aServer.js';
 import { env, projectSecrets, pushKeyOf } from './aws.js';
+import { deploymentChannels } from './channels.js';
 import { logger } from './observability.js';
 import { awsRuntimeParts } from './parts.js';
 
@@ -31,6 +32,6 @@ const { dialogue } = await assembleDialogue({
 export const runtime = createRuntime({
   ...awsRuntimeParts,
   // The A2A server's output: the worker folds its turns into their tasks and sends their pushes.
-  channels: (context) => [...awsRuntimeParts.channels(context), ...a2aServerChannels(context)],
+  channels: (context) => [...deploymentChannels(context), ...a2aServerChannels(context)],
   dialogue,
 });

@@ -24,6 +24,8 @@ export const PUSH_ROUTE = { path: '/a2a/push/{sender}/{run}', method: HttpMethod
 
 export interface HttpEndpointProps {
   readonly handler: IFunction;
+  /** The webhook paths of the messaging channels (all `POST`), served by `handler`. */
+  readonly channelPaths?: readonly string[];
   /** The A2A push receiver, served at PUSH_ROUTE when given. */
   readonly pushHandler?: IFunction;
   readonly logRetention: RetentionDays;
@@ -74,6 +76,9 @@ export class HttpEndpoint extends Construct {
       const methods =
         route.method === HttpMethod.GET ? [HttpMethod.GET, HttpMethod.HEAD] : [route.method];
       this.api.addRoutes({ path: route.path, methods, integration });
+    }
+    for (const path of props.channelPaths ?? []) {
+      this.api.addRoutes({ path, methods: [HttpMethod.POST], integration });
     }
     if (props.pushHandler) {
       this.api.addRoutes({

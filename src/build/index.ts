@@ -1,4 +1,9 @@
 export type { AssistantBundle } from './assistantBundle.js';
 export { AssistantBundleError, generateAssistantBundle } from './assistantBundle.js';
 export { extensionFiles, importSpecifier, registrySource } from './registrySource.js';
-export { a2aServerSecretNames, deployedSecretNames, MODEL_KEY_SECRET } from './secretNames.js';
+export {
+  a2aServerSecretNames,
+  channelSecretNames,
+  deployedSecretNames,
+  MODEL_KEY_SECRET,
+} from './secretNames.js';

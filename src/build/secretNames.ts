@@ -1,11 +1,12 @@
-import type { Assistant } from '../assistant/index.js';
+import type { Assistant, ChannelSettings } from '../assistant/index.js';
 
 /** The secret with the OpenAI key, read when the model names no `api_key` and no `api_base`. */
 export const MODEL_KEY_SECRET = 'OPENAI_API_KEY';
 
 /**
  * The secrets a deployment of this assistant reads, without the deployment's prefix: every
- * `${VAR}` credential (models, MCP servers, agents, the action server's token), the model key,
+ * `${VAR}` credential (models, MCP servers, agents, the action server's token, the messaging
+ * channels' tokens), the model key,
  * and for each server's `conversation_secret` the pattern of its per-conversation secrets
  * (`customers/*` for `customers/{sender_id}`). Sorted, each once.
  */
@@ -27,6 +28,7 @@ export function deployedSecretNames(assistant: Assistant): string[] {
   visit(assistant.modelGroups);
   visit(assistant.mcpServers);
   visit(assistant.actionEndpoint);
+  visit(assistant.channels);
   visit(Object.values(assistant.agents).map((agent) => agent.configuration));
   for (const server of Object.values(assistant.mcpServers)) {
     const perConversation = server.conversation_secret?.secret_id;
@@ -39,4 +41,19 @@ export function deployedSecretNames(assistant: Assistant): string[] {
 export function a2aServerSecretNames(assistant: Assistant): string[] {
   const auth = assistant.a2aServer?.auth;
   return [auth?.api_key?.secret, auth?.secret?.secret].filter((n) => n !== undefined).sort();
+}
+
+/**
+ * The secrets the messaging channels of credentials.yml name, without the prefix: the webhook
+ * reads them to check requests (and Telegram's token to answer button presses).
+ */
+export function channelSecretNames(channels: ChannelSettings | undefined): string[] {
+  const names = new Set<string>();
+  for (const settings of Object.values(channels ?? {})) {
+    for (const value of Object.values(settings ?? {})) {
+      const secret = (value as { secret?: unknown } | null)?.secret;
+      if (typeof secret === 'string') names.add(secret);
+    }
+  }
+  return [...names].sort();
 }

@@ -116,10 +116,15 @@ function nestedDeeperThan(text: string, limit: number): boolean {
 }
 
 /**
- * The job a webhook message becomes. The message id, when the caller sends one, makes retries
- * safe: the same sender and id always give the same job id (a hash, so it stays short).
+ * The job a webhook message becomes, on `channel` (the REST channel's, or another that takes the
+ * same body). The message id, when the caller sends one, makes retries safe: the same sender and
+ * id always give the same job id (a hash, so it stays short).
  */
-export function restMessageJob(body: RestWebhookBody, newId: () => string): Job {
+export function restMessageJob(
+  body: RestWebhookBody,
+  newId: () => string,
+  channel: string = REST_CHANNEL,
+): Job {
   const given = body.metadata?.message_id;
   const id =
     typeof given === 'string' && given.length > 0
@@ -132,7 +137,7 @@ export function restMessageJob(body: RestWebhookBody, newId: () => string): Job 
     turn_id: id,
     text: body.message,
     ...(body.metadata ? { metadata: body.metadata } : {}),
-    channel: REST_CHANNEL,
+    channel,
   };
 }
 

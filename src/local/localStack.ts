@@ -27,6 +27,7 @@ import { lockStateFolder, type StateLock } from '../adapters/local/stateLock.js'
 import { assembleDialogue } from '../assembly/index.js';
 import type { Assistant } from '../assistant/index.js';
 import { a2aPushChannel, a2aServerChannel, standardChannels } from '../channels/index.js';
+import { messagingChannels, platformApiRoots } from '../channels/messaging/index.js';
 import { DemoModel } from '../demo/demoModel.js';
 import type { ActionPort, LlmPort } from '../dialogue/index.js';
 import { type ChatModel, hasModelAccess, type ToolChatPort } from '../llm/index.js';
@@ -41,6 +42,7 @@ import {
   type Runtime,
   runWorkerLoop,
 } from '../runtime/index.js';
+import { BrowserHub, browserChannel, serveSocketIo } from './browserChannel.js';
 import { printingReplies, userLine, watchedReplies } from './turnLines.js';
 
 export const LOCAL_TABLE = 'switchboard';
@@ -92,6 +94,8 @@ export interface LocalStackOptions {
 export interface LocalStack {
   readonly url: string;
   readonly runtime: Runtime;
+  /** What the browser channel passes to the followers of its conversations. */
+  readonly hub: BrowserHub;
   stop(): Promise<void>;
 }
 
@@ -173,13 +177,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const inbox = options.dataDir
       ? new DynamoInbox({ client: documents, tableName: LOCAL_TABLE, now })
       : undefined;
+    const queue = inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue;
+    const hub = new BrowserHub();
     const runtime = createRuntime({
       store: new DynamoConversationStore(table),
-      queue: inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue,
+      queue,
       replies: watching(new DynamoReplyStore(table), options),
       channels: (context) => [
         ...standardChannels(context),
         a2aPushChannel(context, { pushKey }),
+        browserChannel(context, { hub, logger }),
+        ...messagingChannels(context, assistant.channels, {
+          secrets,
+          logger,
+          apiRoots: platformApiRoots(env),
+        }),
         ...(assistant.a2aServer
           ? [
               a2aServerChannel(context, {
@@ -222,6 +234,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Listening before the loops start: a port in use stops the start with nothing running.
     const server = await serveHttp(runtime.http, options.port, logger);
     url = server.url;
+    const socketIo = assistant.channels?.socketio;
+    const stopSocketIo = socketIo
+      ? await serveSocketIo(server.server, socketIo, { queue, newId: randomUUID }, hub, logger)
+      : undefined;
     const stopping = new AbortController();
     // Jobs in progress get a little time to finish when the stack stops, then are aborted.
     const jobsDeadline = new AbortController();
@@ -254,7 +270,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return {
       url: server.url,
       runtime,
+      hub,
       stop: async () => {
+        await stopSocketIo?.();
         // No new requests; the job pool goes on, so waiting webhooks can get their turns'
         // replies for a while; then those still waiting answer with what they have.
         const answered = await server.drain(WEBHOOK_GRACE_MS);

@@ -174,7 +174,8 @@ function digest(text: string): Buffer {
 
 /** A request header by name, in any letter case. */
 export function headerOf(request: Pick<HttpRequest, 'headers'>, name: string): string | undefined {
-  const key = Object.keys(request.headers).find((k) => k.toLowerCase() === name);
+  const lower = name.toLowerCase();
+  const key = Object.keys(request.headers).find((k) => k.toLowerCase() === lower);
   return key === undefined ? undefined : request.headers[key];
 }
 

@@ -6,6 +6,8 @@ import { bodyTooLarge, type HttpApi, MAX_BODY_BYTES } from '../../runtime/index.
 /** The HTTP API served by `node:http` on loopback. */
 export interface LocalHttpServer {
   readonly url: string;
+  /** The node server, for protocols that share its port (socket.io). */
+  readonly server: Server;
   /**
    * Stops accepting connections, and answers requests that still arrive on open ones with 503
    * and `Connection: close`; resolves once every request in progress is answered, or after
@@ -40,6 +42,7 @@ export async function serveHttp(
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
   return {
     url,
+    server,
     drain: async (graceMs) => {
       draining = true;
       server.close();

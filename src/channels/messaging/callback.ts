@@ -28,7 +28,7 @@ export function callbackChannel(
         authenticated: true,
         handle: async (request) => {
           const body = parseRestWebhook(request.body, headerOf(request, 'content-type'));
-          const job = { ...restMessageJob(body, context.newId), channel: CALLBACK_CHANNEL };
+          const job = restMessageJob(body, context.newId, CALLBACK_CHANNEL);
           await context.queue.enqueue([job]);
           return { status: 200, body: 'success' };
         },

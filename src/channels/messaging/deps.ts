@@ -42,3 +42,19 @@ export function outputDeps(context: ChannelContext, deps: MessagingDeps) {
     ...(deps.backoff ? { backoff: deps.backoff } : {}),
   };
 }
+
+/**
+ * The platforms' API roots the environment names (`SWITCHBOARD_SLACK_API_URL`,
+ * `SWITCHBOARD_TELEGRAM_API_URL`, `SWITCHBOARD_TWILIO_API_URL`): a proxy, or a fake platform on
+ * loopback to try a channel without an account.
+ */
+export function platformApiRoots(
+  env: Readonly<Record<string, string | undefined>>,
+): Partial<Record<PlatformName, string>> {
+  const roots: Partial<Record<PlatformName, string>> = {};
+  for (const platform of Object.keys(API_ROOTS) as PlatformName[]) {
+    const url = env[`SWITCHBOARD_${platform.toUpperCase()}_API_URL`];
+    if (url) roots[platform] = url;
+  }
+  return roots;
+}

@@ -1,10 +1,13 @@
 import type { ChannelSettings } from '../../assistant/index.js';
 import type { Channel, ChannelContext } from '../../runtime/index.js';
-import { callbackChannel } from './callback.js';
+import { CALLBACK_PATH, callbackChannel } from './callback.js';
 import type { MessagingDeps } from './deps.js';
+import { SLACK_PATH, slackChannel } from './slack.js';
+import { TELEGRAM_PATH, telegramChannel } from './telegram.js';
+import { TWILIO_PATH, twilioChannel } from './twilio.js';
 
 export { CALLBACK_CHANNEL, CALLBACK_PATH, callbackChannel } from './callback.js';
-export { API_ROOTS, type MessagingDeps, type PlatformName } from './deps.js';
+export { API_ROOTS, type MessagingDeps, type PlatformName, platformApiRoots } from './deps.js';
 export { conversationOf, type InboundMessage, inboundJob, platformIdOf } from './inbound.js';
 export {
   callPlatform,
@@ -15,6 +18,9 @@ export {
   SEND_ATTEMPTS,
   type SendMessage,
 } from './outbound.js';
+export { SLACK_CHANNEL, SLACK_PATH, slackChannel } from './slack.js';
+export { TELEGRAM_CHANNEL, TELEGRAM_PATH, telegramChannel } from './telegram.js';
+export { TWILIO_CHANNEL, TWILIO_PATH, twilioChannel } from './twilio.js';
 
 /** The messaging channels credentials.yml configures (none without one). */
 export function messagingChannels(
@@ -24,5 +30,26 @@ export function messagingChannels(
 ): Channel[] {
   const channels: Channel[] = [];
   if (settings?.callback) channels.push(callbackChannel(context, settings.callback, deps));
+  if (settings?.slack) channels.push(slackChannel(context, settings.slack, deps));
+  if (settings?.telegram) channels.push(telegramChannel(context, settings.telegram, deps));
+  if (settings?.twilio) channels.push(twilioChannel(context, settings.twilio, deps));
   return channels;
+}
+
+/**
+ * The webhook path of each messaging channel a deployment serves over HTTP (all `POST`);
+ * `socketio` is the local stack's alone.
+ */
+export const MESSAGING_PATHS = {
+  callback: CALLBACK_PATH,
+  slack: SLACK_PATH,
+  telegram: TELEGRAM_PATH,
+  twilio: TWILIO_PATH,
+} as const;
+
+/** The webhook paths of the channels `settings` configures, for the deployed API's routes. */
+export function messagingPaths(settings: ChannelSettings | undefined): string[] {
+  return (Object.keys(MESSAGING_PATHS) as (keyof typeof MESSAGING_PATHS)[])
+    .filter((name) => settings?.[name] !== undefined)
+    .map((name) => MESSAGING_PATHS[name]);
 }

@@ -12,6 +12,7 @@ import {
   type BackoffSchedule,
   backoffDelay,
   describeError,
+  isTransient,
   isTransientNetworkFailure,
   isTransientStatus,
   type Logger,
@@ -104,19 +105,21 @@ export interface MessagingOutputOptions {
   readonly backoff?: BackoffSchedule;
 }
 
-const SendWork = z.object({
-  kind: z.literal('send'),
-  /** The messages still to send, in order. */
-  messages: z.array(
-    z.object({
-      id: z.string(),
-      recipient_id: z.optional(z.string()),
-      message: z.record(z.string(), z.unknown()),
-    }),
-  ),
-  /** Tries so far of the first of them. */
-  attempt: z.int().check(z.nonnegative()),
-});
+const SendWork = z.lazy(() =>
+  z.object({
+    kind: z.literal('send'),
+    /** The messages still to send, in order. */
+    messages: z.array(
+      z.object({
+        id: z.string(),
+        recipient_id: z.optional(z.string()),
+        message: z.record(z.string(), z.unknown()),
+      }),
+    ),
+    /** Tries so far of the first of them. */
+    attempt: z.int().check(z.nonnegative()),
+  }),
+);
 
 /** The output of a messaging channel: sends each delivered batch, trying failures again later. */
 export function messagingOutput(options: MessagingOutputOptions): OutputChannel {
@@ -155,11 +158,15 @@ async function sendInOrder(
       await options.send(conversationId, message, signal);
     } catch (error) {
       const fields = { channel: options.channel, conversationId, messageId: message.id };
-      if (!(error instanceof PlatformError) || !error.transient) {
-        options.logger?.warn('a reply was refused by its platform; it is not sent again', {
-          ...fields,
-          error: describeError(error),
-        });
+      if (!isTransient(error)) {
+        // A refusal of the platform, or a fault here (a secret that cannot be read).
+        const refused = error instanceof PlatformError;
+        options.logger?.warn(
+          refused
+            ? 'a reply was refused by its platform; it is not sent again'
+            : 'a reply could not be sent; it is not sent again',
+          { ...fields, error: describeError(error) },
+        );
         continue;
       }
       if (tries + 1 >= SEND_ATTEMPTS) {
@@ -173,7 +180,7 @@ async function sendInOrder(
       // The rest waits too, so that the conversation's messages keep their order.
       const wait = Math.max(
         backoffDelay(options.backoff ?? SEND_BACKOFF, tries + 1, options.random),
-        error.retryAfterMs ?? 0,
+        (error as { retryAfterMs?: number }).retryAfterMs ?? 0,
       );
       await options.queue.enqueue([
         retryJob(options.channel, conversationId, turnId, messages.slice(i), tries + 1, {

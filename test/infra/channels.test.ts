@@ -1,0 +1,70 @@
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BASE_PROJECT, writeProject } from '../helpers/project.js';
+import { type Built, build, functionProps, secretArn, statementsOf } from './stackTemplates.js';
+
+const CREDENTIALS = `rest:
+callback:
+  url: https://example.com/bot
+slack:
+  slack_token: \${SLACK_TOKEN}
+  slack_signing_secret: \${SLACK_SIGNING_SECRET}
+telegram:
+  access_token: \${TELEGRAM_TOKEN}
+  verify: example_bot
+  secret_token: \${TELEGRAM_SECRET}
+twilio:
+  account_sid: AC0123
+  auth_token: \${TWILIO_AUTH_TOKEN}
+  twilio_number: "+14155550100"
+rasa:
+  url: http://localhost:5002/api
+`;
+
+describe('StatelessStack with the messaging channels of credentials.yml', () => {
+  let built: Built;
+
+  beforeAll(async () => {
+    const project = await writeProject({ ...BASE_PROJECT, 'credentials.yml': CREDENTIALS });
+    built = await build({ project }, { bundle: false });
+  });
+
+  it('routes each channel’s webhook to the webhook function', () => {
+    const routes = Object.values(built.template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey,
+    );
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'POST /webhooks/callback/webhook',
+        'POST /webhooks/slack/webhook',
+        'POST /webhooks/telegram/webhook',
+        'POST /webhooks/twilio/webhook',
+      ]),
+    );
+  });
+
+  it('gives the webhook and the worker the channels’ settings, with secrets as names only', () => {
+    for (const name of ['Webhook', 'Worker'] as const) {
+      const variables = (functionProps(built, name).Environment as { Variables: object })
+        .Variables as Record<string, string>;
+      const channels = JSON.parse(variables.CHANNELS ?? 'null');
+      expect(Object.keys(channels).sort()).toEqual(['callback', 'slack', 'telegram', 'twilio']);
+      expect(channels.slack.slack_signing_secret).toEqual({ secret: 'SLACK_SIGNING_SECRET' });
+    }
+  });
+
+  it('lets the webhook and the worker read exactly the channels’ secrets under the prefix', () => {
+    const names = ['SLACK_SIGNING_SECRET', 'SLACK_TOKEN', 'TELEGRAM_SECRET', 'TELEGRAM_TOKEN'];
+    for (const name of ['Webhook', 'Worker'] as const) {
+      const text = JSON.stringify(statementsOf(built, name));
+      for (const secret of [...names, 'TWILIO_AUTH_TOKEN']) {
+        expect(text).toContain(JSON.stringify(secretArn(`switchboard/${secret}`)).slice(1, -1));
+      }
+    }
+  });
+
+  it('passes the AWS Solutions checks', () => {
+    const report = new AwsSolutionsChecks(built.stack).validateScope(built.stack);
+    expect(report.violations).toEqual([]);
+  });
+});
