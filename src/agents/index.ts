@@ -12,6 +12,7 @@ export {
 export { TemplateDateTime } from './dateTime.js';
 export { fitRecord } from './fitRecord.js';
 export { PREVIOUS_RUN_END, PREVIOUS_RUN_MARK } from './history.js';
+export { systemPrompt } from './modelPhase.js';
 export {
   agentTemplate,
   OPEN_AGENT_TEMPLATE,
@@ -35,5 +36,11 @@ export {
   type ReactAgentClass,
 } from './reactAgent.js';
 export { ReactRunner } from './reactRunner.js';
-export { MAX_MODEL_CALLS, MAX_RUN_BYTES, OMITTED_RESULT, ReactRunData } from './runData.js';
+export {
+  MAX_MODEL_CALLS,
+  MAX_RUN_BYTES,
+  OMITTED_RESULT,
+  ReactRunData,
+  runScope,
+} from './runData.js';
 export type { ReactRunnerOptions } from './stepState.js';

@@ -2,6 +2,7 @@
  * The model phases of a ReAct step: the call that answers or asks for tools, and the closing
  * call without tools that gets the closing line `task_completed` came without.
  */
+import type { ReactSubAgent } from '../assistant/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import type { ToolChatMessage, ToolChatPort, ToolDefinition } from '../llm/index.js';
 import type { AgentTool } from '../mcp/index.js';
@@ -11,7 +12,7 @@ import { historyMessages } from './history.js';
 import { agentTemplate, renderPrompt } from './prompts.js';
 import type { AgentStepResult } from './protocol.js';
 import { McpOpenAgent } from './reactAgent.js';
-import { MAX_MODEL_CALLS } from './runData.js';
+import { MAX_MODEL_CALLS, type ReactRunData, runScope } from './runData.js';
 import type { StepState } from './stepState.js';
 import { runTools } from './toolPhase.js';
 
@@ -160,24 +161,35 @@ function mcpDefinitions(tools: readonly AgentTool[]) {
   return view;
 }
 
-/** The system prompt, then the recent conversation. */
-function conversation(step: StepState): ToolChatMessage[] {
-  const { configuration } = step.config;
-  const kind = step.agent.kind;
-  const lastRequest = step.data.input.metadata.last_message;
-  const system = renderPrompt(agentTemplate(step.config, kind), {
-    description: step.config.description,
-    ...(kind === 'task' ? { slotNames: exitSlots(step.data.exitIf ?? []) } : {}),
-    slots: step.scope,
-    ...(configuration.include_date_time ? { now: step.now() } : {}),
+/**
+ * The system prompt of a run's next model call: the agent's template rendered with the run's
+ * data (the slots it sees, whether it resumed or restarted) and the time `now`. The inspector
+ * renders a stored run's prompt with it again, so that no run record has to keep one.
+ */
+export function systemPrompt(
+  config: ReactSubAgent,
+  kind: 'open' | 'task',
+  data: ReactRunData,
+  now: number,
+): string {
+  const { configuration } = config;
+  const lastRequest = data.input.metadata.last_message;
+  return renderPrompt(agentTemplate(config, kind), {
+    description: config.description,
+    ...(kind === 'task' ? { slotNames: exitSlots(data.exitIf ?? []) } : {}),
+    slots: runScope(data),
+    ...(configuration.include_date_time ? { now } : {}),
     timezone: configuration.timezone,
     enableFillerMessages: configuration.enable_filler_messages,
-    resumedAfterInterruption: step.data.resumed,
-    ...(step.data.resumed && typeof lastRequest === 'string'
-      ? { resumedLastRequest: lastRequest }
-      : {}),
-    restarted: step.data.restarted,
+    resumedAfterInterruption: data.resumed,
+    ...(data.resumed && typeof lastRequest === 'string' ? { resumedLastRequest: lastRequest } : {}),
+    restarted: data.restarted,
   });
+}
+
+/** The system prompt, then the recent conversation. */
+function conversation(step: StepState): ToolChatMessage[] {
+  const system = systemPrompt(step.config, step.agent.kind, step.data, step.now());
   return [
     { role: 'system', content: system },
     ...historyMessages(step.data.input, step.config.name, {

@@ -41,3 +41,11 @@ export const ReactRunData = z.object({
   results: z.array(ToolResultRecord),
 });
 export type ReactRunData = z.infer<typeof ReactRunData>;
+
+/** The slots as a run sees them: its input's, then those the run set. */
+export function runScope(data: ReactRunData): Record<string, unknown> {
+  const slots: Record<string, unknown> = {};
+  for (const slot of data.input.slots) slots[slot.name] = slot.value;
+  for (const event of data.events) slots[event.name] = event.value;
+  return slots;
+}

@@ -4,7 +4,7 @@ import type { ToolChatPort } from '../llm/index.js';
 import type { McpAgentTools } from '../mcp/index.js';
 import type { StepContext } from '../runtime/index.js';
 import type { McpBaseAgent, ReactAgentClass } from './reactAgent.js';
-import type { ReactRunData } from './runData.js';
+import { type ReactRunData, runScope } from './runData.js';
 
 /** The ports a `ReactRunner` runs its agents with. */
 export interface ReactRunnerOptions {
@@ -31,10 +31,7 @@ export class StepState {
 
   /** The slots as the run sees them: the input's, then those the run set. */
   get scope(): Record<string, unknown> {
-    const slots: Record<string, unknown> = {};
-    for (const slot of this.data.input.slots) slots[slot.name] = slot.value;
-    for (const event of this.data.events) slots[event.name] = event.value;
-    return slots;
+    return runScope(this.data);
   }
 
   setSlot(name: string, value: unknown): void {

@@ -97,6 +97,9 @@ export async function runCommand(
     return EXIT.invalid;
   }
   io.out(`listening on ${stack.url}`);
+  // The token goes in the inspector's URL: a browser cannot send it in a header.
+  const query = env.SWITCHBOARD_REST_TOKEN ? '?token=…' : '';
+  io.err(`inspect and chat in a browser: ${stack.url}/inspect${query}`);
   const token = env.SWITCHBOARD_REST_TOKEN ? 'SWITCHBOARD_REST_TOKEN=… ' : '';
   io.err(`talk to it on the terminal: ${token}npx switchboard shell --url ${stack.url}`);
   await stopSignal();

@@ -43,6 +43,8 @@ import {
   runWorkerLoop,
 } from '../runtime/index.js';
 import { BrowserHub, browserChannel, serveSocketIo } from './browserChannel.js';
+import { inspectorChannel } from './inspect/inspector.js';
+import { storeQueries } from './inspect/queries.js';
 import { printingReplies, userLine, watchedReplies } from './turnLines.js';
 
 export const LOCAL_TABLE = 'switchboard';
@@ -179,14 +181,29 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       : undefined;
     const queue = inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue;
     const hub = new BrowserHub();
+    const store = new DynamoConversationStore(table);
+    const queries = storeQueries({
+      store,
+      documents,
+      tableName: LOCAL_TABLE,
+      sleep: (ms) => sleep(ms),
+    });
     const runtime = createRuntime({
-      store: new DynamoConversationStore(table),
+      store,
       queue,
       replies: watching(new DynamoReplyStore(table), options),
       channels: (context) => [
         ...standardChannels(context),
         a2aPushChannel(context, { pushKey }),
         browserChannel(context, { hub, logger }),
+        inspectorChannel({
+          assistant,
+          queries,
+          env,
+          secrets: [restToken],
+          now,
+          stopping: serverStopping.signal,
+        }),
         ...messagingChannels(context, assistant.channels, {
           secrets,
           logger,

@@ -143,7 +143,7 @@ describe('the documentation', () => {
     expect(broken).toEqual([]);
   });
 
-  it("lists every file under docs/ in the README's map", () => {
+  it("lists every page under docs/ in the README's map", () => {
     const readme = DOCS.get('README.md');
     if (!readme) throw new Error('README.md was not read');
     const start = readme.lines.indexOf('## Documentation');
@@ -160,7 +160,9 @@ describe('the documentation', () => {
         .filter(({ line, target }) => mapLines.has(line) && !target.includes('#'))
         .map(({ target }) => path.normalize(target)),
     );
-    expect(DOCS_FILES.filter((file) => !mapped.has(file))).toEqual([]);
+    // Pages, that is: images are shown by the pages that link them.
+    const pages = DOCS_FILES.filter((file) => file.endsWith('.md'));
+    expect(pages.filter((file) => !mapped.has(file))).toEqual([]);
   });
 
   it('starts every file under docs/ with a title and a one-line summary', () => {
