@@ -43,15 +43,25 @@ export function a2aServerSecretNames(assistant: Assistant): string[] {
   return [auth?.api_key?.secret, auth?.secret?.secret].filter((n) => n !== undefined).sort();
 }
 
+/** The channels' secrets the webhook reads: to check requests, and Telegram's to answer presses. */
+const WEBHOOK_SECRETS: Readonly<Record<string, readonly string[]>> = {
+  slack: ['slack_signing_secret'],
+  telegram: ['access_token', 'secret_token'],
+  twilio: ['auth_token'],
+};
+
 /**
- * The secrets the messaging channels of credentials.yml name, without the prefix: the webhook
- * reads them to check requests (and Telegram's token to answer button presses).
+ * The secrets of the messaging channels of credentials.yml the webhook reads, without the
+ * prefix (the worker, which sends replies, reads them all: see `deployedSecretNames`).
  */
 export function channelSecretNames(channels: ChannelSettings | undefined): string[] {
   const names = new Set<string>();
-  for (const settings of Object.values(channels ?? {})) {
-    for (const value of Object.values(settings ?? {})) {
-      const secret = (value as { secret?: unknown } | null)?.secret;
+  for (const [channel, keys] of Object.entries(WEBHOOK_SECRETS)) {
+    const settings = (
+      channels as Record<string, Record<string, unknown> | undefined> | undefined
+    )?.[channel];
+    for (const key of keys) {
+      const secret = (settings?.[key] as { secret?: unknown } | undefined)?.secret;
       if (typeof secret === 'string') names.add(secret);
     }
   }

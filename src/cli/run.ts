@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { summarize } from '../assistant/index.js';
+import { messagingPaths } from '../channels/messaging/index.js';
 import { isDirectory, isFile, projectEnvironment, yamlFilesUnder } from '../config/index.js';
 import {
   BlankRestTokenError,
@@ -97,6 +98,10 @@ export async function runCommand(
     return EXIT.invalid;
   }
   io.out(`listening on ${stack.url}`);
+  for (const path of messagingPaths(assistant.channels)) {
+    io.err(`channel webhook: ${stack.url}${path}`);
+  }
+  if (assistant.channels?.socketio) io.err(`socket.io (Rasa's chat widgets): ${stack.url}`);
   // The token goes in the inspector's URL: a browser cannot send it in a header.
   const query = env.SWITCHBOARD_REST_TOKEN ? '?token=…' : '';
   io.err(`inspect and chat in a browser: ${stack.url}/inspect${query}`);

@@ -15,6 +15,8 @@ export interface InterpolationOptions {
   readonly secretPaths: readonly PathPattern[];
   /** Whether a secret's variable must be set now (false when a secret store resolves it later). */
   readonly requireSecretValues: boolean;
+  /** Parts left as they are: blocks that are not read (a channel Switchboard does not serve). */
+  readonly skip?: (path: KeyPath) => boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export function interpolate(
   const unresolved: KeyPath[] = [];
 
   const visit = (value: unknown, path: KeyPath): unknown => {
+    if (options.skip?.(path)) return value;
     if (matchesAny(path, options.secretPaths) && value !== undefined && value !== null) {
       return secretReference(value, path);
     }

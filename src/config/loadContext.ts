@@ -5,8 +5,18 @@ import { type Diagnostic, type IgnoredKey, type Note, relativeFile } from './dia
 import { stripIgnoredKeys } from './ignoredKeys.js';
 import { type Environment, interpolate } from './interpolate.js';
 import { formatKeyPath, type KeyPath } from './keyPath.js';
+import { matchesAny } from './pathPattern.js';
 import { readProjectFile } from './projectTree.js';
-import { type FileKind, IGNORED_KEYS, SECRET_KEYS } from './rasaCompat.js';
+import { CHANNELS, type FileKind, IGNORED_KEYS, SECRET_KEYS } from './rasaCompat.js';
+
+const isServedChannel = (key: string | number | undefined): boolean =>
+  (CHANNELS as readonly unknown[]).includes(key);
+
+/** Keys of served channels' blocks that are noted and not read. */
+const UNREAD_CREDENTIALS = IGNORED_KEYS.credentials
+  .filter((rule) => rule.unless === undefined)
+  .map((rule) => rule.pattern);
+
 import { YamlSource } from './yamlSource.js';
 import { zodDiagnostics } from './zodDiagnostics.js';
 
@@ -95,6 +105,14 @@ export class LoadContext {
         env: this.env,
         secretPaths: SECRET_KEYS[kind],
         requireSecretValues: this.requireSecretValues,
+        // The blocks of channels that are not served are notes: their variables need no value.
+        ...(kind === 'credentials'
+          ? {
+              skip: (path: KeyPath) =>
+                (path.length === 1 && !isServedChannel(path[0])) ||
+                matchesAny(path, UNREAD_CREDENTIALS),
+            }
+          : {}),
       });
       this.errors.push(...interpolated.errors);
       const renamed = renameDeprecatedAliases(interpolated.data, source, kind);

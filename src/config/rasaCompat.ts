@@ -134,12 +134,26 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
     },
     because(
       'slack.slack_retry_reason_header',
-      'not used: Switchboard drops a retried Slack event by its event id',
+      "not used: Switchboard takes a retried Slack event once, by its message's channel and timestamp",
     ),
     because(
       'slack.slack_retry_number_header',
-      'not used: Switchboard drops a retried Slack event by its event id',
+      "not used: Switchboard takes a retried Slack event once, by its message's channel and timestamp",
     ),
+    because(
+      'slack.errors_ignore_retry',
+      "not used: Switchboard takes a retried Slack event once, by its message's channel and timestamp",
+    ),
+    because('socketio.socketio_path', 'not used: the local stack serves socket.io at /socket.io/'),
+    because(
+      'socketio.jwt_key',
+      'not used: a socket.io client gives the REST token (SWITCHBOARD_REST_TOKEN) as auth.token',
+    ),
+    because(
+      'socketio.jwt_method',
+      'not used: a socket.io client gives the REST token (SWITCHBOARD_REST_TOKEN) as auth.token',
+    ),
+    because('socketio.metadata_key', 'not used: socket.io messages carry no metadata here'),
     because('slack.proxy', 'not used: replies go to Slack directly'),
     because(
       'slack.conversation_granularity',

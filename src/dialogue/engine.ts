@@ -35,6 +35,11 @@ export interface UserMessage {
   readonly metadata?: Readonly<Record<string, unknown>>;
   /** What the message asks, when the channel knows it (a cancel): no model is asked. */
   readonly commands?: readonly Command[];
+  /**
+   * Typed by a user on a public platform: its text is never read as a `/SetSlots(…)`,
+   * `/StartFlow(…)` or `/intent` payload, which only the platform's buttons may send.
+   */
+  readonly typed?: boolean;
 }
 
 export interface TurnOptions {
@@ -121,6 +126,7 @@ export class DialogueEngine {
           ports.llm,
           options.signal,
           options.deadline,
+          { payloads: message.typed !== true },
         ));
       } catch (error) {
         if (!(error instanceof CommandGenerationError)) throw error;

@@ -14,12 +14,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { SocketIoChannelSettings } from '../assistant/index.js';
-import { parseRestWebhook, restMessageJob } from '../channels/index.js';
+import { parseRestWebhook, REST_LIMITS, restMessageJob } from '../channels/index.js';
+import { sameSecret } from '../channels/messaging/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import { importOptional, type Logger } from '../resilience/index.js';
 import {
   type Channel,
   type ChannelContext,
+  HttpError,
   type HttpResponse,
   headerOf,
   senderIdProblem,
@@ -29,6 +31,9 @@ import {
 export const BROWSER_CHANNEL = 'socketio';
 export const BROWSER_POST_PATH = '/webhooks/socketio/webhook';
 export const BROWSER_STREAM_PATH = '/webhooks/socketio/stream/{sender}';
+
+/** How long a stream may be quiet before it sends a comment. */
+const KEEP_ALIVE_MS = 15_000;
 
 /** What the hub passes to a conversation's followers. */
 export type BrowserEvent =
@@ -81,6 +86,12 @@ export function browserChannel(context: ChannelContext, options: BrowserChannelO
         authenticated: true,
         handle: async (request) => {
           const body = parseRestWebhook(request.body, headerOf(request, 'content-type'));
+          if (!ownSessionId(body.sender)) {
+            throw new HttpError(
+              400,
+              "sender: a browser conversation's id has no colon (those are the platforms')",
+            );
+          }
           const job = restMessageJob(body, context.newId, BROWSER_CHANNEL);
           await context.queue.enqueue([job]);
           return { status: 202, body: { queued: job.id } };
@@ -131,10 +142,16 @@ function stream(hub: BrowserHub, sender: string, stopping?: AbortSignal): HttpRe
       while (!stopping?.aborted) {
         const event = waiting.shift();
         if (event === undefined) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
+          // A comment now and then keeps proxies from closing a quiet stream.
+          const quiet = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(true), KEEP_ALIVE_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(false);
+            };
           });
           wake = undefined;
+          if (quiet) yield ': keep-alive\n\n';
           continue;
         }
         const { type, ...data } = event;
@@ -178,18 +195,30 @@ export function socketIoMessage(message: BotMessage): Record<string, unknown> {
 const SOCKET_IO_PURPOSE = "Serving Rasa's socketio channel (credentials.yml's socketio block)";
 
 /**
+ * Whether a socket.io client may name `id` as its session: a sender id of its own kind. Ids with
+ * a colon are the messaging platforms' (`slack:…`, `telegram:…`), which a browser must not join.
+ */
+function ownSessionId(id: unknown): id is string {
+  return typeof id === 'string' && !id.includes(':') && senderIdProblem(id) === undefined;
+}
+
+/**
  * Serves Rasa's socket.io protocol on the local stack's HTTP server: a client asks for a session
- * (`session_request`, with the id it kept when `session_persistence` is on), is confirmed in it
- * (`session_confirm`), sends `user_uttered` `{message, session_id}` and receives each bot message
- * as `bot_uttered`. Returns the function that stops it.
+ * (`session_request`), is confirmed in it (`session_confirm`), sends `user_uttered`
+ * `{message, session_id}` and receives each bot message as `bot_uttered`. With
+ * `session_persistence`, a client may come back to the session id it kept; without it, every
+ * connection gets a new one and the ids a client names are ignored. When the stack has a REST
+ * token, a client gives it as `auth: {token}` (or the `token` query parameter) or is refused.
+ * Returns the function that stops it.
  */
 export async function serveSocketIo(
   server: HttpServer,
   settings: SocketIoChannelSettings,
   context: Pick<ChannelContext, 'queue' | 'newId'>,
   hub: BrowserHub,
-  logger?: Logger,
+  options: { readonly token?: string | undefined; readonly logger?: Logger } = {},
 ): Promise<() => Promise<void>> {
+  const { logger, token } = options;
   const { Server } = await importOptional(
     'socket.io',
     SOCKET_IO_PURPOSE,
@@ -199,6 +228,17 @@ export async function serveSocketIo(
   const userEvent = settings.user_message_evt ?? 'user_uttered';
   const botEvent = settings.bot_message_evt ?? 'bot_uttered';
   const io = new Server(server, { cors: { origin: '*' }, serveClient: false });
+  if (token !== undefined) {
+    io.use((socket, next) => {
+      const given = socket.handshake.auth?.token ?? socket.handshake.query?.token;
+      next(
+        typeof given === 'string' && sameSecret(given, token)
+          ? undefined
+          : new Error('missing or wrong token: give the REST token as auth.token'),
+      );
+    });
+  }
+  const persistent = settings.session_persistence === true;
   io.on('connection', (socket) => {
     let unfollow: (() => void) | undefined;
     let session: string | undefined;
@@ -211,11 +251,7 @@ export async function serveSocketIo(
     };
     socket.on('session_request', (data: unknown) => {
       const asked = (data as { session_id?: unknown } | null)?.session_id;
-      const reuse =
-        settings.session_persistence === true &&
-        typeof asked === 'string' &&
-        senderIdProblem(asked) === undefined;
-      join(reuse ? asked : randomUUID());
+      join(persistent && ownSessionId(asked) ? asked : randomUUID());
       socket.emit('session_confirm', session);
     });
     socket.on(userEvent, (data: unknown) => {
@@ -223,9 +259,17 @@ export async function serveSocketIo(
         message?: unknown;
         session_id?: unknown;
       };
-      const sender = typeof given === 'string' && given !== '' ? given : session;
-      if (typeof message !== 'string' || sender === undefined || senderIdProblem(sender)) {
+      // Without persistence the session is the one the server confirmed, whatever is named.
+      const sender = persistent && ownSessionId(given) ? given : session;
+      if (typeof message !== 'string' || sender === undefined) {
         logger?.debug('a socket.io message without text or session was dropped', {});
+        return;
+      }
+      if (message.length > REST_LIMITS.messageChars) {
+        socket.emit(
+          'error_message',
+          `a message may hold at most ${REST_LIMITS.messageChars} characters`,
+        );
         return;
       }
       if (sender !== session) join(sender);

@@ -253,7 +253,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     url = server.url;
     const socketIo = assistant.channels?.socketio;
     const stopSocketIo = socketIo
-      ? await serveSocketIo(server.server, socketIo, { queue, newId: randomUUID }, hub, logger)
+      ? await serveSocketIo(server.server, socketIo, { queue, newId: randomUUID }, hub, {
+          token: restToken,
+          logger,
+        })
       : undefined;
     const stopping = new AbortController();
     // Jobs in progress get a little time to finish when the stack stops, then are aborted.

@@ -176,6 +176,7 @@ async function runUserMessage(
         text: job.text,
         ...(job.metadata ? { metadata: job.metadata } : {}),
         ...(job.commands ? { commands: job.commands } : {}),
+        ...(job.typed ? { typed: true } : {}),
       },
       { ...deps.ports, agents },
       {

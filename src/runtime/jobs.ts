@@ -32,6 +32,8 @@ export const Job = z.lazy(() =>
        * asked.
        */
       commands: z.optional(z.array(Command)),
+      /** Typed on a public platform: never read as a button payload (see `UserMessage.typed`). */
+      typed: z.optional(z.boolean()),
       channel: z.string(),
       /** Earlier tries of this message that the model failed (the retry policy's count). */
       attempt: z.optional(z.int().check(z.nonnegative())),

@@ -51,23 +51,43 @@ describe.skipIf(!executablePath)('the inspector in a browser', () => {
     await fold.click();
     expect(await snapshots.isVisible()).toBe(true);
 
-    // A research agent's run: its filler, its answer, and its iterations with their tool calls.
+    // The demo's three kinds of sub agent, each run on the page: ReAct (open and task-specific)
+    // and A2A. Each line is typed once the reply before it shows.
     await page.click('#new');
-    await page.fill('#text', 'Can you recommend an electric SUV under 50000?');
-    await page.click('#say button');
-    await page
-      .locator('.msg.bot', { hasText: 'Here are some options' })
-      .waitFor({ timeout: 30_000 });
-    const run = page.locator('.run').first();
-    await run.locator('.call').first().waitFor();
-    expect(await run.textContent()).toMatch(/iteration 1/);
-    await run.getByRole('button', { name: 'System prompt' }).click();
-    await run.locator('pre').first().waitFor();
-    expect(await run.locator('pre').first().textContent()).not.toBe('');
+    const turns: [string, string][] = [
+      ['Can you recommend an electric SUV under 50000?', 'Here are some options'],
+      ['Tell me about the Aurora EV', 'The Aurora EV costs'],
+      ['That is all, thanks', 'Enjoy finding your car'],
+      ['I would like to test drive it in Hamburg', 'Which suits you?'],
+      ['Monday at 10', 'Shall I book a test drive'],
+      ['/SetSlots(confirm_booking=true)', 'Booked!'],
+      ['I would like to buy it', 'Which trim'],
+      ['Touring', 'is ordered'],
+    ];
+    for (const [text, answer] of turns) {
+      await page.fill('#text', text);
+      await page.click('#say button');
+      await page.locator('.msg.bot', { hasText: answer }).waitFor({ timeout: 30_000 });
+    }
+    const runs = page.locator('.run');
+    await page.locator('.run', { hasText: 'car_shopping_agent' }).first().waitFor();
+    // The research agent ran three times (search, details, the goodbye); its first searched.
+    const research = page.locator('.run', { hasText: 'search_cars' });
+    expect(await research.textContent()).toMatch(/iteration 1.*search_cars/s);
+    // A run's lifecycle from the events: when it started and what ended it.
+    expect(await research.textContent()).toMatch(/started .* → completed .* s/);
+    // The A2A agent's runs (one an invocation: its question, then the answer to it).
+    const shopping = page.locator('.run', { hasText: 'car_shopping_agent' }).last();
+    expect(await shopping.textContent()).toMatch(/task.*context/s);
+    expect(await runs.count()).toBeGreaterThanOrEqual(3);
+    await research.getByRole('button', { name: 'System prompt' }).click();
+    const prompt = research.locator('pre').first();
+    await prompt.waitFor();
+    expect(await prompt.textContent()).toContain('car research specialist');
     const shot = process.env.SWITCHBOARD_INSPECTOR_SCREENSHOT;
     if (shot) await page.screenshot({ path: shot });
     await page.close();
-  }, 90_000);
+  }, 180_000);
 
   it('refuses its API without the token', async () => {
     const response = await fetch(`${running.url}/inspect/api/conversations`);

@@ -9,7 +9,10 @@ import { NonEmptyString, SecretRef, strictObject } from './common.js';
 
 /** Rasa's `callback`: messages come in as the REST channel's, each reply is posted to `url`. */
 export const CallbackChannelSettings = strictObject({
-  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).refine((url) => {
+    const parsed = URL.parse(url);
+    return parsed !== null && parsed.username === '' && parsed.password === '';
+  }, 'must not hold a user name or password: the callback channel sends no credentials'),
 });
 export type CallbackChannelSettings = z.infer<typeof CallbackChannelSettings>;
 

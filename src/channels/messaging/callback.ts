@@ -40,7 +40,8 @@ export function callbackChannel(
       send: async (conversationId, message, signal) => {
         await callPlatform(
           {
-            what: `callback ${settings.url}`,
+            // The host alone: the URL's path or query may hold what logs must not show.
+            what: `callback to ${new URL(settings.url).host}`,
             url: settings.url,
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ ...toRestReply(message), recipient_id: conversationId }),

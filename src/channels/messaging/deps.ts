@@ -37,6 +37,7 @@ export function outputDeps(context: ChannelContext, deps: MessagingDeps) {
   return {
     queue: context.queue,
     now: context.now,
+    replies: context.replies,
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.backoff ? { backoff: deps.backoff } : {}),

@@ -12,6 +12,11 @@ export interface InboundMessage {
   readonly conversationId: string;
   readonly text: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /**
+   * Whether the user typed the text (not a button's payload): then it is never read as
+   * `/SetSlots(…)` and the like, so that no user can set a slot the flow does not ask for.
+   */
+  readonly typed: boolean;
 }
 
 /** The job of a platform's message: the same event always gives the same job id. */
@@ -24,6 +29,7 @@ export function inboundJob(channel: string, message: InboundMessage): Job {
     turn_id: id,
     text: message.text,
     ...(message.metadata ? { metadata: { ...message.metadata } } : {}),
+    ...(message.typed ? { typed: true } : {}),
     channel,
   };
 }

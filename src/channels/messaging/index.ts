@@ -8,7 +8,13 @@ import { TWILIO_PATH, twilioChannel } from './twilio.js';
 
 export { CALLBACK_CHANNEL, CALLBACK_PATH, callbackChannel } from './callback.js';
 export { API_ROOTS, type MessagingDeps, type PlatformName, platformApiRoots } from './deps.js';
-export { conversationOf, type InboundMessage, inboundJob, platformIdOf } from './inbound.js';
+export {
+  conversationOf,
+  type InboundMessage,
+  inboundJob,
+  platformIdOf,
+  sameSecret,
+} from './inbound.js';
 export {
   callPlatform,
   messagingOutput,

@@ -3,8 +3,9 @@
  * answer sorted into sent, worth trying again (no answer, 408, 429, 5xx) or refused for good.
  * A channel's output sends a batch's messages in order as soon as it is delivered; when the
  * platform fails for a while, the messages not yet sent go into a channel job that tries them
- * again after a growing wait, and are logged once the tries run out. Delivery is at least once:
- * a batch delivered twice, or a job run again after a crash, may show a message twice.
+ * again after a growing wait, and are logged once the tries run out. The messages handled are
+ * recorded in the reply store, so a batch delivered again sends nothing twice; a crash between a
+ * send and its record may still show a message twice (delivery is at least once).
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
@@ -16,6 +17,7 @@ import {
   isTransientNetworkFailure,
   isTransientStatus,
   type Logger,
+  networkCodeOf,
   parseRetryAfter,
   WireError,
 } from '../../resilience/index.js';
@@ -26,6 +28,7 @@ import type {
   OutboundMessage,
   OutputChannel,
   ReplyBatch,
+  ReplyStore,
 } from '../../runtime/index.js';
 
 /** How long one platform call may take. */
@@ -73,7 +76,10 @@ export async function callPlatform(
     });
   } catch (error) {
     const transient = isTransientNetworkFailure(error) || signal.aborted;
-    throw new PlatformError(`${call.what}: ${describeError(error)}`, { transient, cause: error });
+    // `fetch failed` alone says little: the network's code says why (ECONNREFUSED, ENOTFOUND).
+    const code = networkCodeOf(error);
+    const why = `${describeError(error)}${code ? ` (${code})` : ''}`;
+    throw new PlatformError(`${call.what}: ${why}`, { transient, cause: error });
   }
   if (response.ok) return response;
   const detail = (await response.text().catch(() => '')).slice(0, 200);
@@ -103,6 +109,11 @@ export interface MessagingOutputOptions {
   readonly logger?: Logger;
   readonly random?: () => number;
   readonly backoff?: BackoffSchedule;
+  /**
+   * Where the messages handled are recorded, by id: a batch delivered again (the runtime may
+   * deliver an outbox twice) sends only what it did not send before.
+   */
+  readonly replies?: ReplyStore;
 }
 
 const SendWork = z.lazy(() =>
@@ -126,7 +137,18 @@ export function messagingOutput(options: MessagingOutputOptions): OutputChannel 
   return {
     deliver: async (batch: ReplyBatch) => {
       if (batch.messages.length === 0) return;
-      await sendInOrder(options, batch.conversationId, batch.turnId, batch.messages, 0);
+      const handled = options.replies
+        ? new Set(
+            (await options.replies.read(batch.conversationId, batch.turnId)).messages.map(
+              (m) => m.id,
+            ),
+          )
+        : new Set<string>();
+      const fresh = batch.messages.filter((m) => !handled.has(m.id));
+      if (fresh.length === 0) return;
+      await sendInOrder(options, batch.conversationId, batch.turnId, fresh, 0);
+      // Sent, refused or queued to be tried again: either way not to be sent again from here.
+      await options.replies?.deliver({ ...batch, messages: fresh });
     },
     work: async (job: ChannelWork, signal: AbortSignal) => {
       const work = SendWork.safeParse(job.work);

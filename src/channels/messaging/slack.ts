@@ -35,8 +35,27 @@ export const SLACK_PATH = '/webhooks/slack/webhook';
 const MAX_CLOCK_SKEW_S = 300;
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-/** A user mention, `<@U024BE7LH>` or `<@U024BE7LH|ada>`. */
-const MENTION = /<@[UW][A-Z0-9]+(?:\|[^>]*)?>/g;
+/** A user mention, `<@U024BE7LH>` or `<@U024BE7LH|ada>`: the bot's, or anyone's. */
+function mentionOf(user: string | undefined): RegExp {
+  return user && /^[UW][A-Z0-9]+$/.test(user)
+    ? new RegExp(`<@${user}(?:\\|[^>]*)?>`, 'g')
+    : /<@[UW][A-Z0-9]+(?:\|[^>]*)?>/g;
+}
+
+/**
+ * Slack's markup read as the text a user sees: `<https://x|label>` and `<mailto:a@b|a@b>` as
+ * their label (a bare link as itself), other users' labelled mentions as their name, and `&amp;`, `&lt;`,
+ * `&gt;` as the characters.
+ */
+function plainText(text: string): string {
+  return text
+    .replace(/<(?:mailto:)?([^>|]+)\|([^>]+)>/g, (_, _target: string, label: string) => label)
+    .replace(/<([^@#!][^>]*)>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
+}
 
 /** The Slack channel: its webhook and its output. */
 export function slackChannel(
@@ -173,6 +192,8 @@ const EventsBody = z.lazy(() =>
     challenge: z.optional(z.string()),
     event_id: z.optional(z.string()),
     event: z.optional(SlackEvent),
+    /** Who the app is in the workspace: its bot user's id, whose mentions are taken out. */
+    authorizations: z.optional(z.array(z.object({ user_id: z.optional(z.string()) }))),
   }),
 );
 
@@ -187,22 +208,26 @@ function parseEvent(text: string, settings: SlackChannelSettings): SlackRequest 
   if (body.event === undefined || body.event_id === undefined) {
     throw new HttpError(400, 'the event_callback has no event or no event_id');
   }
-  const message = userMessage(body.event, settings);
+  const botUser = body.authorizations?.[0]?.user_id;
+  const message = userMessage(body.event, settings, botUser);
   return message ? { kind: 'message', message } : { kind: 'ignored' };
 }
 
 /**
  * A user's message in an event, or undefined for any other event: bots' messages (ours
- * included), edits and other subtypes, and messages with no text beside mentions.
+ * included), edits and other subtypes, and messages with no text beside the bot's mention.
+ * The bot's mentions are taken out (every mention, when the event does not say who the bot
+ * is), and Slack's markup of links, e-mail addresses and `&`, `<`, `>` is read as plain text.
  */
 function userMessage(
   event: z.infer<typeof SlackEvent>,
   settings: SlackChannelSettings,
+  botUser?: string,
 ): SlackMessage | undefined {
   if (event.type !== 'message' && event.type !== 'app_mention') return undefined;
   if (event.subtype !== undefined || event.bot_id !== undefined) return undefined;
   const channel = event.channel ?? settings.slack_channel;
-  const text = (event.text ?? '').replace(MENTION, '').trim();
+  const text = plainText((event.text ?? '').replace(mentionOf(botUser), ''));
   if (!channel || !event.user || !event.ts || text === '') return undefined;
   return {
     // A mention in a channel comes as two events (message and app_mention) with their own
@@ -279,6 +304,8 @@ function slackJob(message: SlackMessage, settings: SlackChannelSettings) {
     conversationId,
     text: message.text,
     metadata: { slack },
+    // A button click's value is a payload; a message is what the user typed.
+    typed: !message.key.startsWith('action:'),
   });
 }
 

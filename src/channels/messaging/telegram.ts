@@ -166,6 +166,8 @@ function inboundOf(
     eventId: String(update.update_id),
     conversationId,
     text,
+    // A pressed button's data is a payload; a message is what the user typed.
+    typed: update.callback_query === undefined,
     metadata: {
       telegram: {
         chat_id: said.message.chat.id,

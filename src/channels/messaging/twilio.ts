@@ -70,7 +70,8 @@ export function twilioChannel(
       ...outputDeps(context, deps),
       channel: TWILIO_CHANNEL,
       send: async (conversationId, message, signal) => {
-        const form = replyForm(settings.twilio_number, addressOf(conversationId), message.message);
+        const to = addressOf(conversationId);
+        const form = replyForm(senderFor(settings.twilio_number, to), to, message.message);
         if (!form) {
           deps.logger?.debug('a message with neither text nor image is not sent by Twilio', {
             channel: TWILIO_CHANNEL,
@@ -150,6 +151,8 @@ function inboundMessage(form: URLSearchParams): InboundMessage | undefined {
     eventId: messageSid,
     conversationId,
     text,
+    // A WhatsApp quick reply's payload is a payload; a message is what the user typed.
+    typed: payload === '',
     metadata: {
       twilio: { from, ...(to !== null ? { to } : {}), message_sid: messageSid },
     },
@@ -208,4 +211,16 @@ async function postMessage(
     signal,
     deps.fetch,
   );
+}
+
+const WHATSAPP = 'whatsapp:';
+
+/**
+ * The number a reply comes from: `twilio_number`, as a WhatsApp sender when the conversation is
+ * on WhatsApp and as a plain number when it is by SMS (Twilio refuses a reply whose From and To
+ * are not on the same one). One number can serve both.
+ */
+export function senderFor(number: string, to: string): string {
+  const plain = number.startsWith(WHATSAPP) ? number.slice(WHATSAPP.length) : number;
+  return to.startsWith(WHATSAPP) ? `${WHATSAPP}${plain}` : plain;
 }

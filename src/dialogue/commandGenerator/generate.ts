@@ -37,7 +37,8 @@ export type CommandSource = 'shortcut' | 'llm';
 
 /**
  * Turns a user message into commands: `/SetSlots(...)`, `/StartFlow(...)` and `/intent`
- * messages directly, anything else through the LLM with the command prompt (no tools).
+ * messages directly (unless `payloads` is false: a text a user typed on a public platform),
+ * anything else through the LLM with the command prompt (no tools).
  */
 export async function generateCommands(
   model: DialogueModel,
@@ -46,8 +47,10 @@ export async function generateCommands(
   llm: LlmPort,
   signal?: AbortSignal,
   deadline?: number,
+  options: { readonly payloads?: boolean } = {},
 ): Promise<{ commands: Command[]; source: CommandSource; inputError?: InputError }> {
-  const shortcut = parseDeterministicMessage(text, model.intentFlows);
+  const shortcut =
+    options.payloads === false ? undefined : parseDeterministicMessage(text, model.intentFlows);
   if (shortcut) return { commands: shortcut, source: 'shortcut' };
   // As Rasa: a message the model should not see answers with the internal-error pattern, whose
   // error_type says why.

@@ -66,12 +66,12 @@ export function storeQueries(options: StoreQueriesOptions): ConversationQueries 
       for (const item of page.Items ?? []) {
         const record = parseRun(id, String(item.sk), item);
         // Each job of a run writes a record of its own. An active run's is the one its head
-        // names; a finished run's, the one written last: its expiry is the latest, and among
-        // records of one second, the run had gone furthest in it.
+        // names; a finished run's, the one that had gone furthest (expiries do not tell: a
+        // commit renews those of the records it keeps).
         const rank =
           head?.runs[record.runId] === record.jobId
             ? [Number.POSITIVE_INFINITY]
-            : [typeof item.ttl === 'number' ? item.ttl : 0, ...progress(record.data)];
+            : progress(record.data);
         const known = latest.get(record.runId);
         if (!known || compare(rank, known.rank) >= 0) latest.set(record.runId, { record, rank });
       }

@@ -102,3 +102,32 @@ describe('the callback channel', () => {
     expect(route).toMatchObject({ method: 'POST', path: CALLBACK_PATH, authenticated: true });
   });
 });
+
+describe('a batch the runtime delivers again', () => {
+  it('is sent once: the messages handled are recorded in the reply store', async () => {
+    platform.requests.length = 0;
+    const rt = await suite.runtime({ channels: callbackChannels() });
+    const batch = {
+      conversationId: 'cb-again',
+      turnId: 't1',
+      jobId: 'j1',
+      version: 1,
+      channel: 'callback',
+      messages: [{ id: 'j1#0', recipient_id: 'cb-again', message: { text: 'once' } }],
+      settled: true,
+    };
+    await rt.deps.output.deliver(batch);
+    await rt.deps.output.deliver(batch);
+    await rt.deps.output.deliver({
+      ...batch,
+      messages: [
+        ...batch.messages,
+        { id: 'j1#1', recipient_id: 'cb-again', message: { text: 'new' } },
+      ],
+    });
+    expect(platform.requests.map((r) => (r.body as { text: string }).text)).toEqual([
+      'once',
+      'new',
+    ]);
+  });
+});

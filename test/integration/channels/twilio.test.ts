@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardChannels } from '../../../src/channels/index.js';
 import { TWILIO_PATH, twilioChannel } from '../../../src/channels/messaging/twilio.js';
 import type { Logger } from '../../../src/resilience/index.js';
-import type { ChannelContext, ChannelFactory, Job } from '../../../src/runtime/index.js';
+import type { ChannelFactory, Job } from '../../../src/runtime/index.js';
+import { recordingContext } from '../../helpers/channelContext.js';
 import { type FakePlatform, startFakePlatform } from '../../helpers/fakePlatform.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
 import { GREETING_PROJECT } from '../../helpers/project.js';
@@ -167,15 +168,7 @@ describe('the Twilio channel', () => {
 
 describe('the Twilio output', () => {
   const queued: Job[] = [];
-  const context: ChannelContext = {
-    queue: { enqueue: async (jobs) => void queued.push(...jobs) },
-    store: {} as never,
-    replies: {} as never,
-    newId: () => 'fresh',
-    now: () => 0,
-    sleep: async () => {},
-    replyWaitMs: 0,
-  };
+  const context = recordingContext(queued);
 
   async function deliver(
     conversationId: string,

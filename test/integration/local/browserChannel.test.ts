@@ -27,6 +27,9 @@ responses:
 `,
 };
 
+const TOKEN = 'browser-token';
+const auth = { authorization: `Bearer ${TOKEN}` };
+
 /** The next `event` the socket receives. */
 function next<T>(socket: Socket, event: string): Promise<T> {
   return new Promise((resolve) => socket.once(event, resolve));
@@ -41,7 +44,7 @@ describe('the local stack’s browser channel', () => {
     stack = await startLocalStack({
       assistant: await assistantFrom(PROJECT),
       port: 0,
-      env: {},
+      env: { SWITCHBOARD_REST_TOKEN: TOKEN },
       llm,
       announce: () => {},
     });
@@ -52,8 +55,12 @@ describe('the local stack’s browser channel', () => {
     await stack?.stop();
   });
 
-  const connect = () => {
-    const socket = io(stack.url, { transports: ['websocket'], reconnection: false });
+  const connect = (token: string | undefined = TOKEN) => {
+    const socket = io(stack.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      ...(token ? { auth: { token } } : {}),
+    });
     sockets.push(socket);
     return socket;
   };
@@ -83,10 +90,21 @@ describe('the local stack’s browser channel', () => {
     expect(await confirmed).toBe('kept-session-1');
   });
 
+  it('never lets a client join a platform’s conversation, and refuses one without the token', async () => {
+    const socket = connect();
+    const confirmed = next<string>(socket, 'session_confirm');
+    socket.emit('session_request', { session_id: 'slack:D111:U222' });
+    expect(await confirmed).not.toBe('slack:D111:U222');
+    const refused = connect('wrong-token');
+    const error = await next<Error>(refused, 'connect_error');
+    expect(error.message).toMatch(/token/);
+  });
+
   it('takes a message by POST and streams the bot’s messages as server-sent events', async () => {
     const controller = new AbortController();
     const response = await fetch(`${stack.url}/webhooks/socketio/stream/sse-user`, {
       signal: controller.signal,
+      headers: auth,
     });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -103,7 +121,7 @@ describe('the local stack’s browser channel', () => {
     llm.reply('start flow greet');
     const posted = await fetch(`${stack.url}/webhooks/socketio/webhook`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ sender: 'sse-user', message: 'hi' }),
     });
     expect(posted.status).toBe(202);

@@ -6,12 +6,8 @@ import { inboundJob } from '../../../src/channels/messaging/inbound.js';
 import { SLACK_PATH, slackChannel } from '../../../src/channels/messaging/slack.js';
 import type { BotMessage } from '../../../src/dialogue/index.js';
 import type { LogFields } from '../../../src/resilience/index.js';
-import {
-  type ChannelContext,
-  createHttpApi,
-  type Job,
-  type OutputChannel,
-} from '../../../src/runtime/index.js';
+import { createHttpApi, type Job, type OutputChannel } from '../../../src/runtime/index.js';
+import { recordingContext } from '../../helpers/channelContext.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
 
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
@@ -56,15 +52,7 @@ function slackHarness(
 ) {
   const queued: Job[] = [];
   const warnings: string[] = [];
-  const context: ChannelContext = {
-    queue: { enqueue: async (jobs) => void queued.push(...jobs) },
-    store: {} as ChannelContext['store'],
-    replies: {} as ChannelContext['replies'],
-    newId: () => 'fresh-id',
-    now: () => NOW,
-    sleep: async () => {},
-    replyWaitMs: 0,
-  };
+  const context = recordingContext(queued, { now: NOW, newId: () => 'fresh-id' });
   const deps: MessagingDeps = {
     secrets: {
       get: async (name) => {
@@ -124,6 +112,7 @@ function messageEvent(event: Record<string, unknown> = {}, eventId = 'Ev0001') {
     type: 'event_callback',
     event_id: eventId,
     event_time: NOW_S,
+    authorizations: [{ team_id: 'T0001', user_id: 'UBOT01', is_bot: true }],
   });
 }
 
@@ -157,6 +146,16 @@ function buttonClick(container: Record<string, unknown> = {}) {
 const FORM = 'application/x-www-form-urlencoded';
 
 describe('the Slack webhook', () => {
+  it("takes out the bot's mention and reads Slack's markup as plain text", async () => {
+    const { api, queued } = slackHarness();
+    const text =
+      '<@UBOT01> ask <@U0002|bob> about <https://example.com/a|this car> &amp; <https://example.com/b> &lt;3 <mailto:ada@example.com|ada@example.com>';
+    await api.handle(post(messageEvent({ text })));
+    expect(queued.map((job) => (job as { text: string }).text)).toEqual([
+      'ask bob about this car & https://example.com/b <3 ada@example.com',
+    ]);
+  });
+
   it('queues a signed message as one job and acknowledges it at once', async () => {
     const { api, queued } = slackHarness();
     const answer = await api.handle(post(messageEvent()));
@@ -167,6 +166,7 @@ describe('the Slack webhook', () => {
         conversationId: 'slack:D0001:U0001',
         text: 'hello there',
         metadata: { slack: { channel: 'D0001', user: 'U0001', ts: '1700000000.000100' } },
+        typed: true,
       }),
     ]);
     expect(queued[0]).toMatchObject({ type: 'user_message', channel: 'slack' });
@@ -242,17 +242,17 @@ describe('the Slack webhook', () => {
     expect(queued).toEqual([]);
   });
 
-  it('strips mentions from an app_mention and trims the text', async () => {
+  it("strips the bot's mention from an app_mention and trims the text", async () => {
     const { api, queued } = slackHarness();
     const body = messageEvent({
       type: 'app_mention',
-      text: '<@U0BOT> what is <@W0042|bo> doing? ',
+      text: '<@UBOT01> what is <@W0042|bo> doing? ',
       channel: 'C0001',
     });
     await api.handle(post(body));
     expect(queued[0]).toMatchObject({
       conversation_id: 'slack:C0001:U0001',
-      text: 'what is  doing?',
+      text: 'what is bo doing?',
     });
   });
 
@@ -284,7 +284,7 @@ describe('the Slack webhook', () => {
       messageEvent({ subtype: 'message_changed' }),
       messageEvent({ subtype: 'bot_message', user: undefined }),
       messageEvent({ type: 'reaction_added' }),
-      messageEvent({ text: '  <@U0BOT>  ' }),
+      messageEvent({ text: '  <@UBOT01>  ' }),
       messageEvent({ text: undefined }),
       JSON.stringify({ type: 'app_rate_limited', team_id: 'T0001' }),
     ];
@@ -342,6 +342,7 @@ describe('the Slack webhook', () => {
         conversationId: 'slack:C0001:U0001',
         text: '/affirm',
         metadata: { slack: { channel: 'C0001', user: 'U0001', ts: '1700000001.000200' } },
+        typed: false,
       }),
     ]);
   });

@@ -6,13 +6,8 @@ import {
 } from '../../../src/channels/messaging/telegram.js';
 import type { BotMessage } from '../../../src/dialogue/index.js';
 import type { Logger } from '../../../src/resilience/index.js';
-import {
-  type Channel,
-  type ChannelContext,
-  HttpError,
-  type Job,
-  type ReplyBatch,
-} from '../../../src/runtime/index.js';
+import { type Channel, HttpError, type Job, type ReplyBatch } from '../../../src/runtime/index.js';
+import { recordingContext } from '../../helpers/channelContext.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
 
 const TOKEN = '123456:AAbot-token-value';
@@ -63,15 +58,7 @@ function harness(
   const queued: Job[] = [];
   const logs: string[] = [];
   const api = fakeBotApi();
-  const context: ChannelContext = {
-    queue: { enqueue: async (jobs) => void queued.push(...jobs) },
-    store: {} as never,
-    replies: {} as never,
-    newId: () => 'unused',
-    now: () => NOW,
-    sleep: async () => {},
-    replyWaitMs: 0,
-  };
+  const context = recordingContext(queued, { now: NOW, newId: () => 'unused' });
   const record =
     (level: string): Logger['debug'] =>
     (message, fields) =>
@@ -153,6 +140,7 @@ describe('the telegram webhook', () => {
         turn_id: h.queued[0]?.id,
         text: 'hi',
         metadata: { telegram: { chat_id: 42, from_id: 7, message_id: 5 } },
+        typed: true,
         channel: TELEGRAM_CHANNEL,
       },
     ]);

@@ -1,13 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { TWILIO_PATH, twilioChannel } from '../../../src/channels/messaging/twilio.js';
+import { senderFor, TWILIO_PATH, twilioChannel } from '../../../src/channels/messaging/twilio.js';
 import type { Logger } from '../../../src/resilience/index.js';
-import {
-  type ChannelContext,
-  createHttpApi,
-  type HttpResponse,
-  type Job,
-} from '../../../src/runtime/index.js';
+import { createHttpApi, type HttpResponse, type Job } from '../../../src/runtime/index.js';
+import { recordingContext } from '../../helpers/channelContext.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
 
 const TOKEN = 'twilio-auth-token';
@@ -48,15 +44,7 @@ function harness(settings: { webhook_url?: string } = {}, token = TOKEN): Harnes
   const debugs: string[] = [];
   const warnings: string[] = [];
   const calls: string[] = [];
-  const context: ChannelContext = {
-    queue: { enqueue: async (jobs) => void queued.push(...jobs) },
-    store: {} as never,
-    replies: {} as never,
-    newId: () => 'fresh',
-    now: () => 0,
-    sleep: async () => {},
-    replyWaitMs: 0,
-  };
+  const context = recordingContext(queued);
   const logger: Logger = {
     ...SILENT_LOGGER,
     debug: (message) => debugs.push(message),
@@ -147,6 +135,7 @@ describe('the Twilio webhook', () => {
         metadata: {
           twilio: { from: '+4915112345678', to: '+14155550100', message_sid: 'SM0001' },
         },
+        typed: true,
         channel: 'twilio',
       },
     ]);
@@ -290,5 +279,14 @@ describe('the Twilio output', () => {
       'a reply was refused by its platform; it is not sent again: ' +
         'PlatformError: twilio: ada is not a Twilio conversation',
     ]);
+  });
+});
+
+describe('the number a Twilio reply comes from', () => {
+  it('is on WhatsApp for a WhatsApp conversation and a plain number for SMS', () => {
+    expect(senderFor('+14155550100', 'whatsapp:+4915112345678')).toBe('whatsapp:+14155550100');
+    expect(senderFor('whatsapp:+14155550100', '+4915112345678')).toBe('+14155550100');
+    expect(senderFor('whatsapp:+14155550100', 'whatsapp:+49151')).toBe('whatsapp:+14155550100');
+    expect(senderFor('+14155550100', '+49151')).toBe('+14155550100');
   });
 });
