@@ -69,6 +69,8 @@ export class BrowserHub {
 export interface BrowserChannelOptions {
   readonly hub: BrowserHub;
   readonly logger?: Logger;
+  /** Aborted when the stack begins to stop: streams end then, not after the webhooks' grace. */
+  readonly streamsStopping?: AbortSignal;
 }
 
 /** The channel: its routes and its output into the hub. */
@@ -101,7 +103,8 @@ export function browserChannel(context: ChannelContext, options: BrowserChannelO
         method: 'GET',
         path: BROWSER_STREAM_PATH,
         authenticated: true,
-        handle: async (request) => stream(hub, request.params.sender ?? '', context.stopping),
+        handle: async (request) =>
+          stream(hub, request.params.sender ?? '', options.streamsStopping ?? context.stopping),
       },
     ],
     output: {

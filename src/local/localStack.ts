@@ -174,6 +174,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(options.wrapActions ? { wrapActions: options.wrapActions } : {}),
     });
     const serverStopping = new AbortController();
+    // The browser's streams end as soon as the stack stops: they are no requests to wait for.
+    const streamsStopping = new AbortController();
     const sqsQueue = new SqsJobQueue(queueOptions);
     // The emulated queue lives in memory: with --state, accepted messages wait in the table too.
     const inbox = options.dataDir
@@ -195,14 +197,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       channels: (context) => [
         ...standardChannels(context),
         a2aPushChannel(context, { pushKey }),
-        browserChannel(context, { hub, logger }),
+        browserChannel(context, { hub, logger, streamsStopping: streamsStopping.signal }),
         inspectorChannel({
           assistant,
           queries,
           env,
           secrets: [restToken],
           now,
-          stopping: serverStopping.signal,
+          stopping: streamsStopping.signal,
         }),
         ...messagingChannels(context, assistant.channels, {
           secrets,
@@ -292,6 +294,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       runtime,
       hub,
       stop: async () => {
+        streamsStopping.abort();
         await stopSocketIo?.();
         // No new requests; the job pool goes on, so waiting webhooks can get their turns'
         // replies for a while; then those still waiting answer with what they have.

@@ -74,8 +74,8 @@ describe.skipIf(!executablePath)('the inspector in a browser', () => {
     // The research agent ran three times (search, details, the goodbye); its first searched.
     const research = page.locator('.run', { hasText: 'search_cars' });
     expect(await research.textContent()).toMatch(/iteration 1.*search_cars/s);
-    // A run's lifecycle from the events: when it started and what ended it.
-    expect(await research.textContent()).toMatch(/started .* → completed .* s/);
+    // When the run began, and that its last step (which wrote no record) is in the events.
+    expect(await research.textContent()).toMatch(/started .*its last step is not recorded/);
     // The A2A agent's runs (one an invocation: its question, then the answer to it).
     const shopping = page.locator('.run', { hasText: 'car_shopping_agent' }).last();
     expect(await shopping.textContent()).toMatch(/task.*context/s);

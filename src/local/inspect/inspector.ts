@@ -6,10 +6,12 @@
  * the project's template when asked. Values of the project's secrets, and the values of keys
  * named like credentials, are masked in everything it answers.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { ReactRunData, systemPrompt } from '../../agents/index.js';
 import type { Assistant } from '../../assistant/index.js';
-import { deployedSecretNames } from '../../build/index.js';
+import { a2aServerSecretNames, deployedSecretNames } from '../../build/index.js';
 import { type Channel, HttpError, type HttpResponse } from '../../runtime/index.js';
 import type { ConversationQueries } from './queries.js';
 
@@ -32,32 +34,64 @@ export interface InspectorOptions {
   readonly stopping?: AbortSignal;
 }
 
-/** Replaces secret values, and the values of keys named like credentials, with a mask. */
+/**
+ * Replaces secret values, wherever they appear in text, with a mask; so too the values of keys
+ * named like credentials, of `{name, value}` pairs so named (slots and their events), and of
+ * both inside JSON held in a string (a tool call's arguments).
+ */
 export function masker(values: readonly string[]): (value: unknown) => unknown {
   const secrets = [...new Set(values.filter((v) => v.length >= SHORTEST_MASKED))].sort(
     (a, b) => b.length - a.length,
   );
   const text = (s: string) => secrets.reduce((out, secret) => out.replaceAll(secret, MASK), s);
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number';
   const mask = (value: unknown): unknown => {
-    if (typeof value === 'string') return text(value);
+    if (typeof value === 'string') return maskJson(value) ?? text(value);
     if (Array.isArray(value)) return value.map(mask);
     if (value !== null && typeof value === 'object') {
+      const named = (value as { name?: unknown }).name;
+      const secretPair = typeof named === 'string' && SECRET_KEY.test(named);
       return Object.fromEntries(
         Object.entries(value).map(([key, v]) => [
           key,
-          SECRET_KEY.test(key) && (typeof v === 'string' || typeof v === 'number') ? MASK : mask(v),
+          scalar(v) && (SECRET_KEY.test(key) || (secretPair && key === 'value')) ? MASK : mask(v),
         ]),
       );
     }
     return value;
   };
+  // JSON in a string is masked as what it holds, and written back as JSON.
+  const maskJson = (s: string): string | undefined => {
+    const start = s.trimStart()[0];
+    if (start !== '{' && start !== '[') return undefined;
+    try {
+      return JSON.stringify(mask(JSON.parse(s)));
+    } catch {
+      return undefined;
+    }
+  };
   return mask;
+}
+
+/** The values in the local stack's `.secrets.json`, which it reads before the environment. */
+function fileSecrets(projectDir: string): string[] {
+  try {
+    const file = JSON.parse(readFileSync(path.join(projectDir, '.secrets.json'), 'utf8'));
+    return Object.values(file ?? {}).filter((v): v is string => typeof v === 'string');
+  } catch {
+    return [];
+  }
 }
 
 /** The inspector's routes, as a channel of the local stack (it carries no conversations). */
 export function inspectorChannel(options: InspectorOptions): Channel {
+  const names = [
+    ...deployedSecretNames(options.assistant),
+    ...a2aServerSecretNames(options.assistant),
+  ];
   const secretValues = [
-    ...deployedSecretNames(options.assistant).map((name) => options.env[name]),
+    ...names.map((name) => options.env[name]),
+    ...fileSecrets(options.assistant.projectDir),
     ...(options.secrets ?? []),
   ].filter((v): v is string => typeof v === 'string');
   const mask = masker(secretValues);
