@@ -243,3 +243,24 @@ function retryJob(
     not_before: at.notBefore,
   };
 }
+
+/**
+ * A text cut into parts of at most `limit` characters, for a platform that refuses longer ones:
+ * at the last paragraph break, else line break, else space before the limit (a word longer than
+ * the limit is cut where it must be). The parts, joined, hold every word of the text.
+ */
+export function splitText(text: string, limit: number): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > limit) {
+    const window = rest.slice(0, limit + 1);
+    const at = [window.lastIndexOf('\n\n'), window.lastIndexOf('\n'), window.lastIndexOf(' ')].find(
+      (i) => i > 0,
+    );
+    const cut = at ?? limit;
+    parts.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest !== '' || parts.length === 0) parts.push(rest);
+  return parts;
+}

@@ -10,7 +10,7 @@ import { parseRetryAfter } from '../../resilience/index.js';
 import type { OutboundMessage } from '../../runtime/index.js';
 import { apiRoot, type MessagingDeps } from './deps.js';
 import { platformIdOf } from './inbound.js';
-import { callPlatform, PlatformError } from './outbound.js';
+import { callPlatform, PlatformError, splitText } from './outbound.js';
 
 /** The channel's name, as jobs and conversations carry it. */
 export const SLACK_CHANNEL = 'slack';
@@ -18,6 +18,8 @@ export const SLACK_CHANNEL = 'slack';
 /** Slack's limits on a button's text and on the elements of one `actions` block. */
 const BUTTON_TEXT_CHARS = 75;
 const BUTTONS_PER_BLOCK = 25;
+/** Slack's limit on a section block's text. */
+const SECTION_CHARS = 3_000;
 /** The `error`s of an `ok: false` answer that a later try may get past. */
 const TRANSIENT_ERRORS = new Set([
   'ratelimited',
@@ -85,7 +87,9 @@ function slackBodies(address: SlackAddress, message: BotMessage): Record<string,
     ...chunks(message.buttons ?? [], BUTTONS_PER_BLOCK).map(actionsBlock),
   ];
   // With blocks, Slack shows only the blocks: the text goes first among them.
-  const blocks = media.length > 0 && text !== '' ? [sectionBlock(text), ...media] : media;
+  // A section holds 3,000 characters: a longer text takes several.
+  const sections = splitText(text, SECTION_CHARS).map(sectionBlock);
+  const blocks = media.length > 0 && text !== '' ? [...sections, ...media] : media;
   if (text !== '' || blocks.length > 0) {
     bodies.push({ ...address, text, ...(blocks.length > 0 ? { blocks } : {}) });
   }

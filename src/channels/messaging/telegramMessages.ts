@@ -3,12 +3,14 @@
  * its buttons as an inline keyboard, and Rasa's custom message as a `sendMessage` body.
  */
 import type { BotMessage } from '../../dialogue/index.js';
-import { PlatformError } from './outbound.js';
+import { PlatformError, splitText } from './outbound.js';
 
 /** Telegram's limit on what a pressed button sends back (`callback_data`), in UTF-8 bytes. */
 const CALLBACK_DATA_BYTES = 64;
 /** Telegram's limit on a photo's caption, in characters. */
 const CAPTION_CHARS = 1024;
+/** Telegram's limit on a message's text, in characters. */
+const MESSAGE_CHARS = 4096;
 
 /** One Bot API method call a bot message becomes. */
 export interface BotApiCall {
@@ -45,17 +47,21 @@ function imageAndText(
   image: string | undefined,
   keyboard: { reply_markup?: unknown },
 ): BotApiCall[] {
-  const sendText = (markup: object): BotApiCall => ({
-    method: 'sendMessage',
-    payload: { chat_id: chatId, text, ...markup },
-  });
-  if (image === undefined) return text === undefined ? [] : [sendText(keyboard)];
+  // A text over Telegram's limit goes in parts; the buttons go under the last.
+  const sendText = (markup: object): BotApiCall[] => {
+    const parts = splitText(text ?? '', MESSAGE_CHARS);
+    return parts.map((part, i) => ({
+      method: 'sendMessage',
+      payload: { chat_id: chatId, text: part, ...(i === parts.length - 1 ? markup : {}) },
+    }));
+  };
+  if (image === undefined) return text === undefined ? [] : sendText(keyboard);
   const photo = { chat_id: chatId, photo: image };
   if (text === undefined) return [{ method: 'sendPhoto', payload: { ...photo, ...keyboard } }];
   if (text.length <= CAPTION_CHARS) {
     return [{ method: 'sendPhoto', payload: { ...photo, caption: text, ...keyboard } }];
   }
-  return [{ method: 'sendPhoto', payload: photo }, sendText(keyboard)];
+  return [{ method: 'sendPhoto', payload: photo }, ...sendText(keyboard)];
 }
 
 /**

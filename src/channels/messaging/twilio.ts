@@ -29,7 +29,7 @@ import {
   platformIdOf,
   sameSecret,
 } from './inbound.js';
-import { callPlatform, messagingOutput, PlatformError } from './outbound.js';
+import { callPlatform, messagingOutput, PlatformError, splitText } from './outbound.js';
 
 export const TWILIO_CHANNEL = 'twilio';
 export const TWILIO_PATH = '/webhooks/twilio/webhook';
@@ -71,8 +71,8 @@ export function twilioChannel(
       channel: TWILIO_CHANNEL,
       send: async (conversationId, message, signal) => {
         const to = addressOf(conversationId);
-        const form = replyForm(senderFor(settings.twilio_number, to), to, message.message);
-        if (!form) {
+        const forms = replyForms(senderFor(settings.twilio_number, to), to, message.message);
+        if (forms.length === 0) {
           deps.logger?.debug('a message with neither text nor image is not sent by Twilio', {
             channel: TWILIO_CHANNEL,
             conversationId,
@@ -80,7 +80,9 @@ export function twilioChannel(
           });
           return;
         }
-        await postMessage(settings, await authToken(), form, signal, deps);
+        for (const form of forms) {
+          await postMessage(settings, await authToken(), form, signal, deps);
+        }
       },
     }),
   };
@@ -177,14 +179,23 @@ function addressOf(conversationId: string): string {
 }
 
 /** The Messages API's form of a bot message, or undefined when it has nothing SMS can show. */
-function replyForm(from: string, to: string, message: BotMessage): URLSearchParams | undefined {
+/**
+ * The Messages API requests of a bot message: none for a message without text or image; a body
+ * over Twilio's 1,600 characters in parts, the image with the first.
+ */
+function replyForms(from: string, to: string, message: BotMessage): URLSearchParams[] {
   const body = textWithButtons(message);
-  if (body === '' && message.image === undefined) return undefined;
-  const form = new URLSearchParams({ To: to, From: from });
-  if (body !== '') form.set('Body', body);
-  if (message.image !== undefined) form.set('MediaUrl', message.image);
-  return form;
+  if (body === '' && message.image === undefined) return [];
+  return splitText(body, BODY_CHARS).map((part, i) => {
+    const form = new URLSearchParams({ To: to, From: from });
+    if (part !== '') form.set('Body', part);
+    if (i === 0 && message.image !== undefined) form.set('MediaUrl', message.image);
+    return form;
+  });
 }
+
+/** Twilio's limit on a message's body. */
+const BODY_CHARS = 1_600;
 
 /** The text, then one line per button (`1. Morning`). */
 function textWithButtons(message: BotMessage): string {
