@@ -1,11 +1,7 @@
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath } from '../helpers/browser.js';
-import {
-  demoPeersOnFreePorts,
-  type RunningSwitchboard,
-  startSwitchboard,
-} from '../helpers/localProcess.js';
+import { type RunningSwitchboard, startDemoSwitchboard } from '../helpers/localProcess.js';
 
 const executablePath = chromiumPath();
 if (!executablePath) {
@@ -19,9 +15,7 @@ describe.skipIf(!executablePath)('the inspector in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    running = await startSwitchboard(await demoPeersOnFreePorts(), {
-      SWITCHBOARD_REST_TOKEN: 'inspector-token',
-    });
+    running = await startDemoSwitchboard([], { SWITCHBOARD_REST_TOKEN: 'inspector-token' });
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   }, 60_000);
 

@@ -8,6 +8,7 @@ import {
   type RunningSwitchboard,
   runUntilExit,
   say,
+  startDemoSwitchboard,
   startSwitchboard,
 } from '../helpers/localProcess.js';
 import { writeProject } from '../helpers/project.js';
@@ -203,7 +204,7 @@ describe('switchboard run with SWITCHBOARD_REST_TOKEN set but blank', () => {
 
 describe('switchboard run --demo-peers (npm start)', () => {
   it('runs the example’s demo peers for the financing flow and the research, test-drive and shopping agents', async () => {
-    const app = await startSwitchboard(await demoPeersOnFreePorts());
+    const app = await startDemoSwitchboard();
     try {
       for (const name of ['car_catalog', 'dealer_directory', 'appointment_booking', 'financing']) {
         expect(app.stderr()).toContain(`demo MCP server ${name} on http://127.0.0.1:`);

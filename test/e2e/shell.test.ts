@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { demoPeersOnFreePorts, REPO_ROOT, startSwitchboard } from '../helpers/localProcess.js';
+import { demoPeersOnFreePorts, REPO_ROOT, startDemoSwitchboard } from '../helpers/localProcess.js';
 import { tempDir } from '../helpers/tempDirs.js';
 
 /** Shell words, quoted for `script -c`. */
@@ -118,9 +118,7 @@ describe('switchboard shell', () => {
 
   it('talks to a running assistant with --url, its token from the project’s .env', async () => {
     const token = 'shell-test-token';
-    const running = await startSwitchboard(await demoPeersOnFreePorts(), {
-      SWITCHBOARD_REST_TOKEN: token,
-    });
+    const running = await startDemoSwitchboard([], { SWITCHBOARD_REST_TOKEN: token });
     try {
       // The token in the project's .env, as `run` reads it.
       const project = await tempDir('switchboard-shell-project-');

@@ -154,3 +154,21 @@ export async function demoPeersOnFreePorts(): Promise<string[]> {
   await writeFile(config, agent.replace(/agent_card: .*/, `agent_card: ${card}`));
   return ['--demo-peers', '--endpoints', endpoints, '--sub-agents', subAgents];
 }
+
+/**
+ * `switchboard run` with the demo peers on free ports. A port found free can be taken by another
+ * test before the peers bind it: a start that fails for a port in use is tried again on new
+ * ports, three times at most.
+ */
+export async function startDemoSwitchboard(
+  args: readonly string[] = [],
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<RunningSwitchboard> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSwitchboard([...(await demoPeersOnFreePorts()), ...args], env);
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE|port is in use/.test(String(error))) throw error;
+    }
+  }
+}
