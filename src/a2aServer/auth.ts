@@ -3,10 +3,9 @@
  * token), and/or a JWT bearer token (see `jwt.ts`). A refused call is a `CallerRefusedError`
  * whose message says why; the channel answers it 401.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { A2AServerAuth } from '../assistant/index.js';
 import { SwitchboardError } from '../resilience/index.js';
-import { BlankTokenError, type SecretStore } from '../runtime/index.js';
+import { BlankTokenError, type SecretStore, sameSecret } from '../runtime/index.js';
 import { JwtVerifier, TokenError } from './jwt.js';
 
 /** A caller was refused; the message says why. Code `A2A_CALLER_REFUSED`. */
@@ -51,10 +50,10 @@ export function callerCheck(
       // A blank key is a configuration fault, never "no authentication".
       if (key.trim() === '') throw new BlankTokenError();
       if (given !== undefined) {
-        if (same(given, key)) return { name: 'api-key' };
+        if (sameSecret(given, key)) return { name: 'api-key' };
         throw new CallerRefusedError('the API key is wrong');
       }
-      if (bearer !== undefined && same(bearer, key)) return { name: 'api-key' };
+      if (bearer !== undefined && sameSecret(bearer, key)) return { name: 'api-key' };
     }
     if (jwt && bearer !== undefined) {
       try {
@@ -86,10 +85,4 @@ function secretOf(secrets: SecretStore, name: string): () => Promise<string> {
 function header(headers: Headers, name: string): string | undefined {
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
   return key === undefined ? undefined : headers[key];
-}
-
-/** Compared as SHA-256 digests in constant time: neither value nor length leaks. */
-function same(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }

@@ -15,7 +15,6 @@ import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { SocketIoChannelSettings } from '../assistant/index.js';
 import { parseRestWebhook, REST_LIMITS, restMessageJob } from '../channels/index.js';
-import { sameSecret } from '../channels/messaging/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import { importOptional, type Logger } from '../resilience/index.js';
 import {
@@ -24,6 +23,7 @@ import {
   HttpError,
   type HttpResponse,
   headerOf,
+  sameSecret,
   senderIdProblem,
   type TextPreview,
 } from '../runtime/index.js';

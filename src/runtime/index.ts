@@ -35,6 +35,7 @@ export {
   headerOf,
   MAX_BODY_BYTES,
   requireContentType,
+  sameSecret,
 } from './httpApi.js';
 export type { HttpRuntime, RuntimeParts } from './httpRuntime.js';
 export { createHttpRuntime } from './httpRuntime.js';

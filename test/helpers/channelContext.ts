@@ -1,4 +1,4 @@
-import type { ChannelContext, Job } from '../../src/runtime/index.js';
+import type { ChannelContext, Job, ReplyBatch } from '../../src/runtime/index.js';
 
 /**
  * A channel's context for tests that look at what a channel queues: jobs go into `queued`, the
@@ -16,5 +16,22 @@ export function recordingContext(
     now: () => options.now ?? 0,
     sleep: async () => {},
     replyWaitMs: 0,
+  };
+}
+
+/** A batch of one bot message of a conversation on `channel`, as the runtime delivers it. */
+export function oneMessageBatch(
+  channel: string,
+  conversationId: string,
+  message: Record<string, unknown>,
+): ReplyBatch {
+  return {
+    conversationId,
+    turnId: 't-1',
+    jobId: 'j-1',
+    version: 1,
+    channel,
+    settled: true,
+    messages: [{ id: 'm-1', recipient_id: conversationId, message }],
   };
 }

@@ -3,7 +3,7 @@
  * id derived from the platform's own event id, so that a delivery the platform repeats (Slack and
  * Telegram retry until they get a quick 200, Twilio on errors) is the same job and is dropped.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Job } from '../../runtime/index.js';
 
 export interface InboundMessage {
@@ -32,13 +32,6 @@ export function inboundJob(channel: string, message: InboundMessage): Job {
     ...(message.typed ? { typed: true } : {}),
     channel,
   };
-}
-
-/** Whether two secrets are equal, in time that depends on neither. */
-export function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
 }
 
 /** The conversation id of a platform's chat: `<channel>:<the platform's id>`. */

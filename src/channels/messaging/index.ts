@@ -13,7 +13,6 @@ export {
   type InboundMessage,
   inboundJob,
   platformIdOf,
-  sameSecret,
 } from './inbound.js';
 export {
   callPlatform,

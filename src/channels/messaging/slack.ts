@@ -21,10 +21,11 @@ import {
   headerOf,
   type RouteRequest,
   requireContentType,
+  sameSecret,
   senderIdProblem,
 } from '../../runtime/index.js';
 import { type MessagingDeps, outputDeps } from './deps.js';
-import { conversationOf, inboundJob, sameSecret } from './inbound.js';
+import { conversationOf, inboundJob } from './inbound.js';
 import { messagingOutput } from './outbound.js';
 import { SLACK_CHANNEL, sendToSlack } from './slackOutput.js';
 

@@ -16,16 +16,11 @@ import {
   headerOf,
   type RouteRequest,
   requireContentType,
+  sameSecret,
   senderIdProblem,
 } from '../../runtime/index.js';
 import { apiRoot, type MessagingDeps, outputDeps } from './deps.js';
-import {
-  conversationOf,
-  type InboundMessage,
-  inboundJob,
-  platformIdOf,
-  sameSecret,
-} from './inbound.js';
+import { conversationOf, type InboundMessage, inboundJob, platformIdOf } from './inbound.js';
 import { callPlatform, messagingOutput, PlatformError } from './outbound.js';
 import { type BotApiCall, botApiCalls } from './telegramMessages.js';
 

@@ -4,7 +4,7 @@ import { standardChannels } from '../../../src/channels/index.js';
 import { TWILIO_PATH, twilioChannel } from '../../../src/channels/messaging/twilio.js';
 import type { Logger } from '../../../src/resilience/index.js';
 import type { ChannelFactory, Job } from '../../../src/runtime/index.js';
-import { recordingContext } from '../../helpers/channelContext.js';
+import { oneMessageBatch, recordingContext } from '../../helpers/channelContext.js';
 import { type FakePlatform, startFakePlatform } from '../../helpers/fakePlatform.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
 import { GREETING_PROJECT } from '../../helpers/project.js';
@@ -183,15 +183,7 @@ describe('the Twilio output', () => {
       twilio_number: twilioNumber,
     };
     const channel = twilioChannel(context, settings, twilioDeps(warnings));
-    await channel.output?.deliver({
-      conversationId,
-      turnId: 't-1',
-      jobId: 'j-1',
-      version: 1,
-      channel: 'twilio',
-      settled: true,
-      messages: [{ id: 'm-1', recipient_id: conversationId, message }],
-    });
+    await channel.output?.deliver(oneMessageBatch('twilio', conversationId, message));
     expect(warnings).toEqual([]);
     expect(queued).toEqual([]);
     return platform.requests;

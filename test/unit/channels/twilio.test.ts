@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { senderFor, TWILIO_PATH, twilioChannel } from '../../../src/channels/messaging/twilio.js';
 import type { Logger } from '../../../src/resilience/index.js';
 import { createHttpApi, type HttpResponse, type Job } from '../../../src/runtime/index.js';
-import { recordingContext } from '../../helpers/channelContext.js';
+import { oneMessageBatch, recordingContext } from '../../helpers/channelContext.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
 
 const TOKEN = 'twilio-auth-token';
@@ -253,15 +253,8 @@ describe('the Twilio webhook', () => {
 });
 
 describe('the Twilio output', () => {
-  const batch = (conversationId: string, message: Record<string, unknown>) => ({
-    conversationId,
-    turnId: 't-1',
-    jobId: 'j-1',
-    version: 1,
-    channel: 'twilio',
-    settled: true,
-    messages: [{ id: 'm-1', recipient_id: conversationId, message }],
-  });
+  const batch = (conversationId: string, message: Record<string, unknown>) =>
+    oneMessageBatch('twilio', conversationId, message);
 
   it('skips a message with neither text nor image, logging it at debug level', async () => {
     const twilio = harness();
