@@ -14,6 +14,7 @@ import { ClientFactory } from '@a2a-js/sdk/client';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { cardSource } from '../src/a2aServer/index.js';
 import { DynamoConversationStore } from '../src/adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../src/adapters/aws/dynamoReplyStore.js';
 import { DynamoTaskStore } from '../src/adapters/aws/dynamoTaskStore.js';
@@ -99,7 +100,7 @@ async function switchboardServer(assistant: Assistant) {
       channels: (context: Parameters<typeof a2aServerChannel>[0]) => [
         a2aServerChannel(context, {
           settings,
-          assistant,
+          card: cardSource(settings, assistant),
           tasks: new DynamoTaskStore(table),
           secrets: { get: async () => '' },
           pushKey: async () => 'bench-push-key',

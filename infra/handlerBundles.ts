@@ -15,12 +15,15 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+import { A2A_SERVER_MODULE } from '../src/build/registrySource.js';
 
 /** The repository root: handlers, lock file and tsconfig live here. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The import name the worker reads its generated assistant bundle from (see functions/shared/bundle.d.ts). */
 export const BUNDLE_IMPORT = '@switchboard/bundle';
+/** The import name of the A2A server's part of it, generated beside the registry. */
+export const A2A_SERVER_IMPORT = '@switchboard/a2a-server';
 
 /** The switch `functions/shared/observability.ts` reads, a constant in each bundle. */
 export const TRACING_SWITCH = 'process.env.SWITCHBOARD_TRACING';
@@ -53,19 +56,22 @@ const KB = 1024;
 
 /**
  * Each handler's entry under `functions/`, how much it may add to its reference bundle, whether
- * it is split into chunks that load when used, and the memory its function is given. Only the worker is: it alone holds code
- * some assistants never run (the A2A client, the MCP client, gRPC). A handler that is not split
- * leaves out the code behind a dynamic import it never reaches, where splitting would still write
- * that code's chunks beside it; but esbuild then wraps what such code imports (zod among it) to
- * run when first used, which zod's import cycles do not survive: the HTTP handlers import no
- * module with a dynamic import, and a test loads every bundle in a fresh process.
+ * it is split into chunks that load when used, and the memory its function is given. Two are
+ * split: the worker, which holds code some assistants never run (the A2A client, the MCP client,
+ * gRPC), and the A2A server, whose A2A 0.3 transport only 0.3 callers need. A handler that is not
+ * split leaves out the code behind a dynamic import it never reaches, where splitting would still
+ * write that code's chunks beside it; but esbuild then wraps what such code imports (zod among
+ * it) to run when first used, which zod's import cycles do not survive: the other HTTP handlers
+ * import no module with a dynamic import, and a test loads every bundle in a fresh process.
  */
 export const HANDLERS = {
   webhook: { entry: 'webhook.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 512 },
   a2aPush: { entry: 'a2aPush.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
   delay: { entry: 'delay.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
-  // Held at its size today; its aim is 150 KB.
-  a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 295 * KB, split: false, memoryMb: 512 },
+  // 150 KB as the other HTTP handlers, and the A2A SDK's JSON-RPC transport of A2A 1.0 with the
+  // protocol's JSON types and errors (73 KB: each of the SDK's entry points holds its own copy of
+  // them), and jose (19 KB: the SDK's and the JWT check's). The 0.3 transport loads on demand.
+  a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 250 * KB, split: true, memoryMb: 512 },
   // With all three kinds of sub agent, as the example has them.
   worker: { entry: 'worker.ts', allowanceBytes: 900 * KB, split: true, memoryMb: 1024 },
 } as const;
@@ -75,7 +81,11 @@ export type HandlerName = keyof typeof HANDLERS;
  * Modules that load after the cold start, only when a peer asks for them (an A2A agent whose card
  * offers gRPC alone): the chunks behind their dynamic imports are reported apart from the budget.
  */
-export const ON_DEMAND_MODULES: readonly string[] = ['src/a2a/grpc.ts'];
+export const ON_DEMAND_MODULES: readonly string[] = [
+  'src/a2a/grpc.ts',
+  // The A2A server's transport of A2A 0.3, for its first 0.3 caller.
+  'node_modules/@a2a-js/sdk/dist/compat/v0_3/server/index.js',
+];
 
 /** One input of a bundle, by package (or our own folder), with the bytes it adds. */
 export interface BundleInput {
@@ -122,7 +132,12 @@ export function buildHandler(handler: HandlerName, options: HandlerBuildOptions)
   const result = buildSync({
     ...esbuildOptions(
       options.tracing === true,
-      options.registryFile ? { [BUNDLE_IMPORT]: options.registryFile } : {},
+      options.registryFile
+        ? {
+            [BUNDLE_IMPORT]: options.registryFile,
+            [A2A_SERVER_IMPORT]: path.join(path.dirname(options.registryFile), A2A_SERVER_MODULE),
+          }
+        : {},
     ),
     entryPoints: { index: path.join(REPO_ROOT, 'functions', HANDLERS[handler].entry) },
     outdir: options.outDir,

@@ -1,6 +1,6 @@
-import { assistant } from '@switchboard/bundle';
+import { a2aServer, card } from '@switchboard/a2a-server';
 import { DynamoTaskStore } from '../../src/adapters/aws/dynamoTaskStore.js';
-import { a2aServerChannel } from '../../src/channels/index.js';
+import { a2aServerChannel } from '../../src/channels/a2aServer.js';
 import type { ChannelFactory } from '../../src/runtime/index.js';
 import { env, projectSecrets, pushKeyOf, table } from './aws.js';
 import { logger } from './observability.js';
@@ -16,12 +16,12 @@ const tasks = new DynamoTaskStore(table);
  * function serves its routes, and the worker runs its output (task folding, push notifications).
  */
 export const a2aServerChannels: ChannelFactory = (context) => {
-  const settings = assistant.a2aServer;
+  const settings = a2aServer;
   if (!settings) return [];
   return [
     a2aServerChannel(context, {
       settings,
-      assistant,
+      card,
       tasks,
       secrets: projectSecrets,
       logger,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoConversationStore } from '../../src/adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../../src/adapters/aws/dynamoReplyStore.js';
 import { SqsJobQueue } from '../../src/adapters/aws/sqsJobQueue.js';
-import { standardChannels } from '../../src/channels/index.js';
+import { standardChannels } from '../../src/channels/standard.js';
 import { sleep } from '../../src/resilience/index.js';
 import type { RuntimeParts } from '../../src/runtime/index.js';
 import { env, namedSecrets, queueOptions, table } from './aws.js';

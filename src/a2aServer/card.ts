@@ -5,15 +5,9 @@
  * repair is reported). A static card (`agent_card_path`) gives name, description and skills; the
  * interfaces, capabilities and security are always the ones served.
  */
-import path from 'node:path';
 import { AgentCard } from '@a2a-js/sdk';
-import {
-  type A2AServerSettings,
-  type Assistant,
-  type FlowDefinition,
-  isPatternId,
-  PATTERN_FLOWS,
-} from '../assistant/index.js';
+import type { A2AServerSettings } from '../assistant/index.js';
+import type { CardSource } from './skills.js';
 
 /** Where A2A requests go, under the base URL: JSON-RPC, both protocol versions. */
 export const A2A_RPC_PATH = '/a2a';
@@ -29,7 +23,8 @@ const MODES = ['text/plain', 'application/json'];
 
 export interface CardOptions {
   readonly settings: A2AServerSettings;
-  readonly assistant: Pick<Assistant, 'flows' | 'projectDir'>;
+  /** The project's name and skills (`cardSource`). */
+  readonly source: CardSource;
   /** Where callers reach this server (`a2a_server.url` wins). */
   readonly baseUrl: string;
   /** The card's version: Switchboard's. */
@@ -54,7 +49,7 @@ export function agentCard(options: CardOptions): AgentCard {
     };
   }
   return AgentCard.fromJSON({
-    name: settings.name ?? base?.name ?? path.basename(options.assistant.projectDir),
+    name: settings.name ?? base?.name ?? options.source.projectName,
     description: base?.description || settings.description,
     version: base?.version || options.version,
     supportedInterfaces: ['1.0', '0.3'].map((protocolVersion) => ({
@@ -69,33 +64,13 @@ export function agentCard(options: CardOptions): AgentCard {
     })),
     defaultInputModes: MODES,
     defaultOutputModes: MODES,
-    skills: base && base.skills.length > 0 ? base.skills : skillsOf(settings, options.assistant),
+    skills: base && base.skills.length > 0 ? base.skills : options.source.skills,
   });
 }
 
 /** The 1.0 card as JSON (the protocol's JSON form of the card). */
 export function agentCardJson(card: AgentCard): unknown {
   return AgentCard.toJSON(card);
-}
-
-/** The configured skills, or one per flow (and per pattern, when repair is reported). */
-function skillsOf(settings: A2AServerSettings, assistant: Pick<Assistant, 'flows'>): unknown[] {
-  if (settings.skills) return settings.skills.map((s) => ({ ...s, name: s.name ?? s.id }));
-  const flows = Object.entries(assistant.flows).filter(([id]) => !isPatternId(id));
-  const patterns = settings.include_conversation_repair
-    ? Object.entries({ ...PATTERN_FLOWS, ...assistant.flows }).filter(([id]) => isPatternId(id))
-    : [];
-  return [...flows, ...patterns].map(([id, flow]) => flowSkill(id, flow));
-}
-
-function flowSkill(id: string, flow: FlowDefinition) {
-  const name = flow.name ?? id;
-  return {
-    id,
-    name,
-    description: flow.description || name,
-    tags: [isPatternId(id) ? 'conversation_repair' : 'flow'],
-  };
 }
 
 /**

@@ -47,7 +47,6 @@ export {
 export { foldBatch } from './fold.js';
 export { type HandlerDeps, TaskRequestHandler } from './handler.js';
 export { A2A_CHANNEL, conversationOf, conversationOfTask } from './ids.js';
-export { TokenError } from './jwt.js';
 export { type TaskOutputDeps, taskOutput } from './output.js';
 export {
   parseTaskRecord,
@@ -57,5 +56,6 @@ export {
   toTask,
 } from './record.js';
 export { serveJsonRpc } from './rpc.js';
+export { type CardSkill, type CardSource, cardSource } from './skills.js';
 export type { A2ATaskStore } from './taskStore.js';
 export { TaskContendedError } from './tasks.js';

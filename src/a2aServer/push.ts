@@ -9,7 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import { type StreamResponse, StreamResponse as StreamResponseJson } from '@a2a-js/sdk';
-import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
 import { V1PushNotificationSerializer } from '@a2a-js/sdk/server';
 import * as z from 'zod/mini';
 import {
@@ -157,7 +156,7 @@ async function post(
 ): Promise<'sent' | 'retry'> {
   const serializer =
     target.protocol === '0.3'
-      ? new V03PushNotificationSerializer()
+      ? new (await import('@a2a-js/sdk/compat/v0_3/server')).V03PushNotificationSerializer()
       : new V1PushNotificationSerializer();
   // Each update as itself (not the task as it is now), so that a repeat has the same body.
   const { body, contentType } = serializer.serialize(update);

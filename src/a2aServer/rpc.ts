@@ -2,10 +2,10 @@
  * JSON-RPC over HTTP, as the SDK's express handler serves it but on the runtime's HTTP seam: the
  * SDK's transport handler of the version the request asks for (`A2A-Version: 1.0`, else 0.3)
  * parses the request and calls the request handler; its answer is the JSON-RPC response, or, for
- * the streaming methods, server-sent events (one JSON-RPC response each).
+ * the streaming methods, server-sent events (one JSON-RPC response each). The 0.3 transport loads
+ * with the first 0.3 request: a server whose callers all speak 1.0 never loads it.
  */
 import { type AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
-import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { A2A_ERROR_CODE, A2AError } from '@a2a-js/sdk/errors';
 import {
   type A2ARequestHandler,
@@ -39,8 +39,11 @@ export async function serveJsonRpc(
     requestedVersion: version,
     user: { isAuthenticated: true, userName: request.caller.name },
   });
-  const mapError = legacy
-    ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+  const Legacy = legacy
+    ? (await import('@a2a-js/sdk/compat/v0_3/server')).LegacyJsonRpcTransportHandler
+    : undefined;
+  const mapError = Legacy
+    ? Legacy.mapToLegacyJSONRPCError
     : JsonRpcTransportHandler.mapToJSONRPCError;
   const body = parsed(request.body);
   if (!body.ok) {
@@ -55,9 +58,7 @@ export async function serveJsonRpc(
   } catch (error) {
     return { status: 200, body: { jsonrpc: '2.0', id, error: mapError(error) } };
   }
-  const transport = legacy
-    ? new LegacyJsonRpcTransportHandler(handler)
-    : new JsonRpcTransportHandler(handler);
+  const transport = Legacy ? new Legacy(handler) : new JsonRpcTransportHandler(handler);
   // Parsed once here: the transport takes a parsed request as it is (anything else it refuses).
   const rpc = isRecord(body.value) ? body.value : request.body;
   const answer = await transport.handle(rpc, context);

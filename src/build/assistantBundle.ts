@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Assistant } from '../assistant/index.js';
 import { formatDiagnostic, loadAssistant, type ProjectPaths } from '../config/index.js';
 import { SwitchboardError } from '../resilience/index.js';
-import { registrySource } from './registrySource.js';
+import { A2A_SERVER_MODULE, a2aServerSource, registrySource } from './registrySource.js';
 
 /**
  * The project failed validation; the message lists every diagnostic, one per line.
@@ -27,12 +27,14 @@ export interface AssistantBundle {
   readonly assistantFile: string;
   /** `outDir/registry.ts`: the static module registry the worker bundles. */
   readonly registryFile: string;
+  /** `outDir/a2aServer.ts`: `a2a_server` and the card's name and skills, for the A2A function. */
+  readonly a2aServerFile: string;
 }
 
 /**
  * Loads and validates a project, its files where `paths` says (credentials stay references: a
- * secret store resolves them at run time), and writes the assistant and a static registry of
- * its modules into `outDir`.
+ * secret store resolves them at run time), and writes the assistant, a static registry of its
+ * modules and the A2A server's part of it into `outDir`.
  */
 export async function generateAssistantBundle(
   projectDir: string,
@@ -58,6 +60,8 @@ export async function generateAssistantBundle(
   const assistantFile = path.join(out, 'assistant.json');
   const registryFile = path.join(out, 'registry.ts');
   await writeFile(assistantFile, `${JSON.stringify(result.assistant, null, 2)}\n`);
+  const a2aServerFile = path.join(out, A2A_SERVER_MODULE);
   await writeFile(registryFile, registrySource(result.assistant, out));
-  return { assistant: result.assistant, assistantFile, registryFile };
+  await writeFile(a2aServerFile, a2aServerSource(result.assistant));
+  return { assistant: result.assistant, assistantFile, registryFile, a2aServerFile };
 }

@@ -37,16 +37,25 @@ function builtinPatternData(): string {
     slots: domain.slots,
     responses: domain.responses,
   };
+  // Each part is a constant of its own and a pure expression, so that a bundle that reads only
+  // the slots (the A2A server's) leaves the others out.
+  const json = (value: unknown) =>
+    `/* @__PURE__ */ JSON.parse(${JSON.stringify(JSON.stringify(value))})`;
   return `${HEADER} From definitions.ts.
 import type { ResponseVariation, SlotDefinition } from '../schemas/domain.js';
 import type { FlowDefinition } from '../schemas/flows.js';
 
-/** The built-in patterns' flows, slots and responses, parsed and checked as a project's are. */
-export const BUILTIN_PATTERN_DATA: {
-  readonly flows: Readonly<Record<string, FlowDefinition>>;
-  readonly nativeFlows: Readonly<Record<string, FlowDefinition>>;
-  readonly slots: Readonly<Record<string, SlotDefinition>>;
-  readonly responses: Readonly<Record<string, readonly ResponseVariation[]>>;
-} = JSON.parse(${JSON.stringify(JSON.stringify(data))});
+/** The built-in patterns' flows, parsed and checked as a project's are. */
+export const BUILTIN_PATTERN_FLOWS: Readonly<Record<string, FlowDefinition>> = ${json(data.flows)};
+
+/** The patterns whose steps Switchboard runs natively (collect and validate). */
+export const BUILTIN_NATIVE_FLOWS: Readonly<Record<string, FlowDefinition>> = ${json(data.nativeFlows)};
+
+/** The built-in patterns' slots. */
+export const BUILTIN_PATTERN_SLOTS: Readonly<Record<string, SlotDefinition>> = ${json(data.slots)};
+
+/** The built-in patterns' responses. */
+export const BUILTIN_PATTERN_RESPONSES: Readonly<Record<string, readonly ResponseVariation[]>> =
+  ${json(data.responses)};
 `;
 }

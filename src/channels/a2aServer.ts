@@ -15,13 +15,14 @@ import {
   agentCardJson,
   type Caller,
   CallerRefusedError,
+  type CardSource,
   callerCheck,
   legacyAgentCard,
   serveJsonRpc,
   TaskRequestHandler,
   taskOutput,
 } from '../a2aServer/index.js';
-import type { A2AServerSettings, Assistant } from '../assistant/index.js';
+import type { A2AServerSettings } from '../assistant/index.js';
 import type { Logger } from '../resilience/index.js';
 import {
   type Channel,
@@ -41,7 +42,8 @@ const JSON_TYPES = ['application/json', 'application/a2a+json'];
 
 export interface A2AServerChannelOptions {
   readonly settings: A2AServerSettings;
-  readonly assistant: Pick<Assistant, 'flows' | 'projectDir'>;
+  /** The project's part of the card: its name and skills (`cardSource`). */
+  readonly card: CardSource;
   readonly tasks: A2ATaskStore;
   /** Resolves `a2a_server.auth`'s API key and JWT secret. */
   readonly secrets: SecretStore;
@@ -80,7 +82,7 @@ export function a2aServerChannel(
   const cardFor = (request: RouteRequest): AgentCard =>
     agentCard({
       settings: { ...settings, push_notifications: pushEnabled },
-      assistant: options.assistant,
+      source: options.card,
       baseUrl: baseUrlOf(request, options),
       version: SWITCHBOARD_VERSION,
     });

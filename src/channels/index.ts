@@ -1,5 +1,3 @@
-import type { Channel, ChannelContext } from '../runtime/index.js';
-
 export { A2A_PUSH_CHANNEL, type A2APushOptions, a2aPushChannel } from './a2aPush.js';
 export {
   A2A_SERVER_CHANNEL,
@@ -8,8 +6,6 @@ export {
 } from './a2aServer.js';
 
 import { healthChannel } from './health.js';
-import { restChannel } from './rest.js';
-import { trackerChannel } from './tracker.js';
 import { versionChannel } from './version.js';
 
 export type { RestReply, RestWebhookBody } from './rest.js';
@@ -21,6 +17,7 @@ export {
   restMessageJob,
   toRestReply,
 } from './rest.js';
+export { standardChannels } from './standard.js';
 export type { TrackerView } from './tracker.js';
 export { readTracker, trackerChannel } from './tracker.js';
 export {
@@ -29,8 +26,3 @@ export {
   type VersionView,
 } from './version.js';
 export { healthChannel, versionChannel };
-
-/** The channels every deployment serves: health, version, the REST webhook and the tracker. */
-export function standardChannels(context: ChannelContext): readonly Channel[] {
-  return [healthChannel(), versionChannel(), restChannel(context), trackerChannel(context)];
-}

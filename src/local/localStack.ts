@@ -4,6 +4,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { cardSource } from '../a2aServer/index.js';
 import { DynamoConversationStore } from '../adapters/aws/dynamoConversationStore.js';
 import { DynamoReplyStore } from '../adapters/aws/dynamoReplyStore.js';
 import { DynamoTaskStore } from '../adapters/aws/dynamoTaskStore.js';
@@ -215,7 +216,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           ? [
               a2aServerChannel(context, {
                 settings: assistant.a2aServer,
-                assistant,
+                card: cardSource(assistant.a2aServer, assistant),
                 tasks: new DynamoTaskStore(table),
                 secrets,
                 pushKey,

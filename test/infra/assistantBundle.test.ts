@@ -26,6 +26,9 @@ mcp_servers:
     type: http
     api_key: \${TOOLS_KEY}
     pre_call_hook: custom.extensions.addTenant
+a2a_server:
+  description: Greets people.
+  include_conversation_repair: false
 `,
   'domain.yml': `slots:
   name:
@@ -92,6 +95,23 @@ describe('generateAssistantBundle', () => {
       expect(typeof registry.modules[location.file]?.[location.exportName]).toBe('function');
     }
     expect(registry.assistant).toEqual(JSON.parse(JSON.stringify(bundle.assistant)));
+  });
+
+  it("writes the A2A server's part apart: its settings and the card's name and skills, no flows or modules", async () => {
+    const source = await readFile(bundle.a2aServerFile, 'utf8');
+    expect(source).not.toMatch(/^import /m);
+    const part = (await import(/* @vite-ignore */ bundle.a2aServerFile)) as {
+      a2aServer: unknown;
+      card: { projectName: string; skills: unknown[] };
+    };
+    expect(part.a2aServer).toEqual(JSON.parse(JSON.stringify(bundle.assistant.a2aServer)));
+    expect(part.card.projectName).toBe(path.basename(dir));
+    expect(part.card.skills).toEqual(
+      Object.keys(bundle.assistant.flows).map((id) =>
+        expect.objectContaining({ id, tags: ['flow'] }),
+      ),
+    );
+    expect(part.card.skills.length).toBeGreaterThan(0);
   });
 
   it('keeps credentials as references', async () => {

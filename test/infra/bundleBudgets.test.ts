@@ -112,6 +112,22 @@ describe('the handler bundles of the example assistant', () => {
     }
   });
 
+  it("leave the project's flows and modules, the dialogue engine and the A2A 0.3 transport out of what the A2A server loads", () => {
+    const server = reports.get('a2aServer');
+    const files = server?.files ?? [];
+    // The card's name and skills come from the build, not from the registry of the project.
+    expect(files.filter((file) => /(^|\/)(registry\.ts|custom\/)/.test(file))).toEqual([]);
+    expect(files.some((file) => file.endsWith('/a2aServer.ts') && file.includes('assistant'))).toBe(
+      true,
+    );
+    expect(
+      files.filter((file) => /^src\/(dialogue\/engine|prompts|agents|mcp|llm|a2a\/)/.test(file)),
+    ).toEqual([]);
+    const legacy = (file: string) => file.includes('@a2a-js/sdk/dist/compat/v0_3/');
+    expect(files.filter(legacy)).toEqual([]);
+    expect(server?.onDemandFiles.some(legacy)).toBe(true);
+  });
+
   it('each load in a fresh process, as on a cold start', () => {
     for (const report of reports.values()) {
       const script = `globalThis.awslambda = { streamifyResponse: (handler) => handler }; await import(${JSON.stringify(pathToFileURL(report.file).href)});`;

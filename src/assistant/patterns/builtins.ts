@@ -1,6 +1,10 @@
 import type { ResponseVariation, SlotDefinition } from '../schemas/domain.js';
 import type { FlowDefinition } from '../schemas/flows.js';
-import { BUILTIN_PATTERN_DATA } from './builtinData.generated.js';
+import {
+  BUILTIN_PATTERN_FLOWS,
+  BUILTIN_PATTERN_RESPONSES,
+  BUILTIN_PATTERN_SLOTS,
+} from './builtinData.generated.js';
 import { NATIVE_PATTERN } from './nativePatterns.js';
 
 /** Ids of the built-in patterns. */
@@ -62,10 +66,10 @@ export const BUILTIN_ACTIONS: ReadonlySet<string> = new Set([
 
 // Parsed from the YAML of definitions.ts when the sources are generated (`npm run generate`), so
 // that loading them takes neither a YAML parser nor a schema check.
-export const PATTERN_FLOWS: Readonly<Record<string, FlowDefinition>> = BUILTIN_PATTERN_DATA.flows;
-export const BUILTIN_SLOTS: Readonly<Record<string, SlotDefinition>> = BUILTIN_PATTERN_DATA.slots;
+export const PATTERN_FLOWS: Readonly<Record<string, FlowDefinition>> = BUILTIN_PATTERN_FLOWS;
+export const BUILTIN_SLOTS: Readonly<Record<string, SlotDefinition>> = BUILTIN_PATTERN_SLOTS;
 export const BUILTIN_RESPONSES: Readonly<Record<string, readonly ResponseVariation[]>> =
-  BUILTIN_PATTERN_DATA.responses;
+  BUILTIN_PATTERN_RESPONSES;
 
 /**
  * The keys of each built-in pattern's context (`context.<key>` in its conditions, Jinja steps and

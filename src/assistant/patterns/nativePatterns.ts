@@ -1,5 +1,5 @@
 import type { FlowStep } from '../schemas/flows.js';
-import { BUILTIN_PATTERN_DATA } from './builtinData.generated.js';
+import { BUILTIN_NATIVE_FLOWS } from './builtinData.generated.js';
 
 /** The patterns Rasa runs for a collect step, which Switchboard's collect steps do natively. */
 export const NATIVE_PATTERN = {
@@ -9,6 +9,6 @@ export const NATIVE_PATTERN = {
 
 /** The default steps of each pattern in NATIVE_PATTERN, parsed as a project's flows are. */
 export const NATIVE_PATTERN_STEPS: Readonly<Record<string, readonly FlowStep[]>> =
-  Object.fromEntries(
-    Object.entries(BUILTIN_PATTERN_DATA.nativeFlows).map(([id, flow]) => [id, flow.steps]),
+  /* @__PURE__ */ Object.fromEntries(
+    Object.entries(BUILTIN_NATIVE_FLOWS).map(([id, flow]) => [id, flow.steps]),
   );

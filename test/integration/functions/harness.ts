@@ -26,8 +26,9 @@ import { tempDir } from '../../helpers/tempDirs.js';
 
 // The worker imports its project through the build's esbuild alias; in tests, the bundle the
 // harness generated for it.
-const bundle = vi.hoisted(() => ({ registryFile: '' }));
+const bundle = vi.hoisted(() => ({ registryFile: '', a2aServerFile: '' }));
 vi.mock('@switchboard/bundle', () => import(/* @vite-ignore */ bundle.registryFile));
+vi.mock('@switchboard/a2a-server', () => import(/* @vite-ignore */ bundle.a2aServerFile));
 
 /** The secret prefix the functions run with in these tests. */
 export const SECRET_PREFIX = 'test/';
@@ -137,8 +138,9 @@ export async function startFunctionsHarness(
       }
       if (!deployed) {
         const bundleDir = await tempDir('switchboard-bundle-');
-        const { registryFile } = await generateAssistantBundle(projectDir, undefined, bundleDir);
-        bundle.registryFile = registryFile;
+        const generated = await generateAssistantBundle(projectDir, undefined, bundleDir);
+        bundle.registryFile = generated.registryFile;
+        bundle.a2aServerFile = generated.a2aServerFile;
         deployed = { projectDir, bundleDir };
       }
       return deployed.bundleDir;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentCard } from '../../../src/a2aServer/index.js';
+import { agentCard, cardSource } from '../../../src/a2aServer/index.js';
 import { A2AServerConfig, type A2AServerSettings } from '../../../src/assistant/index.js';
 
 const assistant = {
@@ -10,16 +10,18 @@ const assistant = {
   },
 } as never;
 
-const cardOf = (settings: Record<string, unknown>) =>
-  agentCard({
-    settings: A2AServerConfig.parse({
-      description: 'Dealership',
-      ...settings,
-    }) as A2AServerSettings,
-    assistant,
+const cardOf = (given: Record<string, unknown>) => {
+  const settings = A2AServerConfig.parse({
+    description: 'Dealership',
+    ...given,
+  }) as A2AServerSettings;
+  return agentCard({
+    settings,
+    source: cardSource(settings, assistant),
     baseUrl: 'http://127.0.0.1:5005/',
     version: '1.2.3',
   });
+};
 
 describe('agentCard', () => {
   it('names the project folder and lists the flows and the repair patterns as skills', () => {
@@ -46,16 +48,17 @@ describe('agentCard', () => {
   });
 
   it('takes name and skills from a static card, and serves its own interfaces at the public url', () => {
-    const card = agentCard({
-      settings: {
-        ...A2AServerConfig.parse({ description: 'Dealership', url: 'https://cars.example/' }),
-        staticCard: {
-          name: 'Static',
-          url: 'http://elsewhere/',
-          skills: [{ id: 'x', name: 'X', description: 'Does x.', tags: [] }],
-        },
+    const settings = {
+      ...A2AServerConfig.parse({ description: 'Dealership', url: 'https://cars.example/' }),
+      staticCard: {
+        name: 'Static',
+        url: 'http://elsewhere/',
+        skills: [{ id: 'x', name: 'X', description: 'Does x.', tags: [] }],
       },
-      assistant,
+    };
+    const card = agentCard({
+      settings,
+      source: cardSource(settings, assistant),
       baseUrl: 'http://127.0.0.1:5005',
       version: '1.2.3',
     });

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseCondition } from '../../../src/assistant/index.js';
-import { BUILTIN_PATTERN_DATA } from '../../../src/assistant/patterns/builtinData.generated.js';
+import {
+  BUILTIN_NATIVE_FLOWS,
+  BUILTIN_PATTERN_FLOWS,
+  BUILTIN_PATTERN_RESPONSES,
+} from '../../../src/assistant/patterns/builtinData.generated.js';
 import { generatedSources } from '../../../src/build/generatedSources.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -19,12 +23,12 @@ describe('the generated sources', () => {
   });
 
   it('hold the built-in patterns parsed, and the parser of the condition grammar', () => {
-    expect(Object.keys(BUILTIN_PATTERN_DATA.flows)).toContain('pattern_internal_error');
-    expect(Object.keys(BUILTIN_PATTERN_DATA.nativeFlows)).toEqual([
+    expect(Object.keys(BUILTIN_PATTERN_FLOWS)).toContain('pattern_internal_error');
+    expect(Object.keys(BUILTIN_NATIVE_FLOWS)).toEqual([
       'pattern_collect_information',
       'pattern_validate_slot',
     ]);
-    expect(BUILTIN_PATTERN_DATA.responses.utter_internal_error_rasa?.[0]?.text).toEqual(
+    expect(BUILTIN_PATTERN_RESPONSES.utter_internal_error_rasa?.[0]?.text).toEqual(
       expect.any(String),
     );
     expect(() => parseCondition('slots.age >')).toThrow(/cannot parse condition "slots.age >"/);
