@@ -6,7 +6,7 @@
 import { phaseOf, textPart } from './messages.js';
 import { done, fatal, waitFor } from './outcomes.js';
 import { poll } from './poll.js';
-import { statusMessage } from './progress.js';
+import { sawState, statusMessage } from './progress.js';
 import { PushUpdate } from './push.js';
 import type { A2ARunData } from './runData.js';
 import type { A2AStep, A2AStepResult } from './step.js';
@@ -22,22 +22,23 @@ export async function followUp(step: A2AStep, data: A2ARunData): Promise<A2AStep
     const stream = data.stream === true;
     // Another task's notification (a forged or stray one) changes nothing.
     if (update.task_id !== data.taskId) return waitFor(step, data, [], stream);
+    const seen = sawState(data, update.state, step.now());
     const phase = update.state === undefined ? undefined : phaseOf(update.state);
     const working = phase === 'working';
     // The question the message answers, notified again, says nothing new.
     const asking =
-      phase === 'input_required' && data.asked !== undefined && update.message?.id === data.asked;
+      phase === 'input_required' && seen.asked !== undefined && update.message?.id === seen.asked;
     if (working || asking) {
       const said =
         working && update.message
-          ? statusMessage(data, {
+          ? statusMessage(seen, {
               messageId: update.message.id,
               parts: [textPart(update.message.text)],
             })
-          : { run: data, messages: [] };
+          : { run: seen, messages: [] };
       return waitFor(step, said.run, said.messages, stream);
     }
-    return poll(step, data, false);
+    return poll(step, seen, false);
   }
   if (data.stream) return resubscribe(step, data);
   return poll(step, data, true);

@@ -10,7 +10,7 @@ import type { AgentOutput } from '../assistant/index.js';
 import type { BotMessage } from '../dialogue/index.js';
 import { backoffDelay } from '../resilience/index.js';
 import { outputOfTask, phaseOf, statusKey } from './messages.js';
-import { taskProgress } from './progress.js';
+import { sawState, taskProgress } from './progress.js';
 import type { A2ARunData } from './runData.js';
 import type { A2AStep, A2AStepResult } from './step.js';
 
@@ -55,8 +55,9 @@ export async function onTask(
   messages: BotMessage[] = [],
   opening = false,
 ): Promise<A2AStepResult> {
-  const output = verdictOf(data, task, step.context.runId, opening);
-  const said = taskProgress(data, task, output !== undefined);
+  const seen = sawState(data, task.status?.state, step.now());
+  const output = verdictOf(seen, task, step.context.runId, opening);
+  const said = taskProgress(seen, task, output !== undefined);
   const all = [...messages, ...said.messages];
   if (output) return finish(step, said.run, output, all);
   return waitFor(step, said.run, all);

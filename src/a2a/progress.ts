@@ -4,9 +4,9 @@
  * own message (what a poll or a resubscription finds, including what was said while no step was
  * reading).
  */
-import { type Message, Role, type Task } from '@a2a-js/sdk';
+import { type Message, Role, type Task, type TaskState } from '@a2a-js/sdk';
 import type { BotMessage } from '../dialogue/index.js';
-import { phaseOf, textOf } from './messages.js';
+import { phaseOf, stateName, textOf } from './messages.js';
 import type { A2ARunData } from './runData.js';
 
 /** Status messages remembered as shown, so a repeated update or poll shows none twice. */
@@ -66,4 +66,16 @@ export function taskProgress(data: A2ARunData, task: Task, answered: boolean): S
 
 function keyOf(message: Pick<Message, 'messageId' | 'parts'>): string {
   return message.messageId || textOf(message.parts);
+}
+
+/** Task states a run keeps: the newest, when a task goes back and forth. */
+const STATES_KEPT = 20;
+
+/** The run having seen the task in `state` at `at`, when that is a change. */
+export function sawState(data: A2ARunData, state: TaskState | undefined, at: number): A2ARunData {
+  if (state === undefined) return data;
+  const name = stateName(state);
+  const states = data.states ?? [];
+  if (states.at(-1)?.state === name) return data;
+  return { ...data, states: [...states, { state: name, at }].slice(-STATES_KEPT) };
 }

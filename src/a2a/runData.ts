@@ -32,6 +32,8 @@ export const A2ARunData = z.lazy(() =>
     push: z.boolean(),
     /** Ids of the agent's status messages already shown, newest last. */
     shown: z.array(z.string()),
+    /** The task's states as the run saw them change (`working`, `completed`…), oldest first. */
+    states: z.optional(z.array(z.object({ state: z.string(), at: z.number() }))),
   }),
 );
 export type A2ARunData = z.infer<typeof A2ARunData>;

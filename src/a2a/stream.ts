@@ -14,7 +14,7 @@ import { A2AUnavailableError } from './errors.js';
 import { outputOfMessage, phaseOf } from './messages.js';
 import { finish, timeLeftMs, verdictOf, waitFor } from './outcomes.js';
 import { poll } from './poll.js';
-import { type Said, statusMessage, taskProgress } from './progress.js';
+import { type Said, sawState, statusMessage, taskProgress } from './progress.js';
 import { type A2ARunData, idsOf } from './runData.js';
 import type { A2AStep, A2AStepResult } from './step.js';
 
@@ -125,6 +125,7 @@ async function readStream(
         else view = { ...view, status: payload.value.status };
       }
       const current = { ...view, artifacts: [...artifacts.values()] };
+      run = sawState(run, current.status?.state, step.now());
       const opening = kind === 'continue' && payload.$case === 'task';
       const output = verdictOf(run, current, context.runId, opening);
       if (payload.$case === 'task') {

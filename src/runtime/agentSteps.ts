@@ -39,6 +39,35 @@ export interface JobRun {
   readonly result: TurnResult;
   readonly records: AgentRunRecord[];
   readonly jobs: Job[];
+  /** The agent step the job ran, for the step journal. */
+  readonly step?: StepReport;
+}
+
+/**
+ * One step of an agent's run as it ran: when, for how long, how it ended, and the runner's data
+ * after it. The last step of a run writes no record (its output is in the conversation), so this
+ * is the only account of it; see `RuntimeDeps.journal`.
+ */
+export interface StepReport {
+  readonly conversationId: string;
+  readonly runId: string;
+  readonly agentId: string;
+  readonly jobId: string;
+  /** The step's number in its run, from 0. */
+  readonly step: number;
+  /** When the step began (ms since the epoch), and how long the runner took. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+  /**
+   * `continued`: the run goes on; `done`: it ended with `output`; `retrying`: the step failed
+   * and runs again (`reason`, after `retryInMs`); `failed`: it failed for good (`reason`).
+   */
+  readonly outcome: 'continued' | 'done' | 'retrying' | 'failed';
+  readonly reason?: string;
+  readonly retryInMs?: number;
+  readonly output?: AgentOutput;
+  /** The runner's data after the step (before it, when the step failed). */
+  readonly runner: unknown;
 }
 
 /**
@@ -116,18 +145,30 @@ export async function runAgentStep(
             .catch(() => undefined);
         }
       : undefined;
+  const startedAt = deps.ports.now();
   const next = await stepOnce(runner, run, runnerData, job, deps.ports.random, {
     ...calls,
     ...(preview ? { preview } : {}),
     ...(deps.ports.warn ? { warn: deps.ports.warn } : {}),
   });
+  const report: StepReport = {
+    conversationId: job.conversation_id,
+    runId: job.run_id,
+    agentId: waiter.agentId,
+    jobId: job.id,
+    step: run.steps,
+    startedAt,
+    durationMs: Math.max(0, deps.ports.now() - startedAt),
+    ...next.report,
+    runner: next.run.runner,
+  };
   // One filler a run: a model that goes round its tools again and again says it once.
   const messages = run.saidFiller ? next.messages.filter((m) => !isFiller(m)) : next.messages;
   const result = await apply({
     messages: messages.map(clipMessage),
     ...(next.output ? { output: clipOutput(next.output) } : {}),
   });
-  if (next.output) return { channel, agents, result, records: [], jobs: [] };
+  if (next.output) return { channel, agents, result, records: [], jobs: [], step: report };
   const notBefore = next.delayMs !== undefined ? deps.ports.now() + next.delayMs : undefined;
   const { notBefore: _previous, ...rest } = next.run;
   const said = run.saidFiller || messages.some(isFiller) ? { saidFiller: true } : {};
@@ -139,6 +180,7 @@ export async function runAgentStep(
     records: [{ runId: job.run_id, jobId: job.id, agentId: waiter.agentId, data: stored }],
     // A pushed update also moves the run on: the step queued before it becomes stale.
     jobs: [stepJob(job, job.run_id, run.frameId, next.run.steps, notBefore)],
+    step: report,
   };
 }
 
@@ -147,6 +189,8 @@ interface StepOutcome {
   readonly messages: readonly BotMessage[];
   readonly output?: AgentOutput;
   readonly delayMs?: number;
+  /** How the step ended, as its report tells it. */
+  readonly report: Pick<StepReport, 'outcome' | 'reason' | 'retryInMs' | 'output'>;
 }
 
 /**
@@ -196,8 +240,16 @@ async function stepOnce(
         failures: 0,
         steps: run.steps + 1,
       };
-      if (next.type === 'done') return { run: advanced, messages, output: next.output };
-      return { run: advanced, messages, ...(next.delayMs ? { delayMs: next.delayMs } : {}) };
+      if (next.type === 'done') {
+        const output = next.output;
+        return { run: advanced, messages, output, report: { outcome: 'done', output } };
+      }
+      return {
+        run: advanced,
+        messages,
+        ...(next.delayMs ? { delayMs: next.delayMs } : {}),
+        report: { outcome: 'continued' },
+      };
     }
   } catch (error) {
     if (signal.aborted) throw error;
@@ -220,13 +272,20 @@ async function stepOnce(
       `an agent's step failed; it runs again in ${delayMs} ms: ${failure.reason}`,
       fields,
     );
-    return { run: failed, messages: failure.messages, delayMs };
+    return {
+      run: failed,
+      messages: failure.messages,
+      delayMs,
+      report: { outcome: 'retrying', reason: failure.reason, retryInMs: delayMs },
+    };
   }
   calls.warn?.(`an agent's run failed after ${failures} attempts: ${failure.reason}`, fields);
+  const output: AgentOutput = { id: job.run_id, status: 'fatal_error', errorMessage: failure.reason };
   return {
     run: failed,
     messages: failure.messages,
-    output: { id: job.run_id, status: 'fatal_error', errorMessage: failure.reason },
+    output,
+    report: { outcome: 'failed', reason: failure.reason, output },
   };
 }
 

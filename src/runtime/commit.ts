@@ -106,6 +106,7 @@ export async function processJob(
     head: newHead,
     runs: records,
   });
+  if (run.step) deps.journal?.(run.step);
   await deliverOutbox(job.conversation_id, outbox, newHead.state, deps);
   return 'done';
 }

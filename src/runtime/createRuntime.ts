@@ -14,6 +14,7 @@ import {
 } from '../dialogue/index.js';
 import type { Logger } from '../resilience/index.js';
 import type { AgentRunners } from './agentRunner.js';
+import type { StepReport } from './agentSteps.js';
 import { type JobOptions, type JobOutcome, processJob, processJobRetryingRaces } from './commit.js';
 import { createHttpRuntime, type HttpRuntime, type RuntimeParts } from './httpRuntime.js';
 import type { Job } from './jobs.js';
@@ -34,6 +35,8 @@ export interface DialogueParts {
   readonly random: () => number;
   /** Where responses left as written (their rephrasing failed) are logged; stderr by default. */
   readonly logger?: Logger;
+  /** Told of each agent step after its commit (see `RuntimeDeps.journal`). */
+  readonly journal?: (report: StepReport) => void;
 }
 
 /** A whole runtime: the HTTP side and the job side. */
@@ -72,6 +75,7 @@ export function createRuntime(parts: RuntimeParts & { readonly dialogue: Dialogu
       warn: (message, fields) => logger.warn(message, { ...fields }),
       ...(rephrase ? { rephrase } : {}),
     },
+    ...(dialogue.journal ? { journal: dialogue.journal } : {}),
   };
   return {
     http,

@@ -8,7 +8,7 @@ export type {
   StepResult,
 } from './agentRunner.js';
 export { NO_RUNNERS } from './agentRunner.js';
-export type { JobRun } from './agentSteps.js';
+export type { JobRun, StepReport } from './agentSteps.js';
 export { MAX_AGENT_TEXT } from './agentSteps.js';
 export type {
   Channel,

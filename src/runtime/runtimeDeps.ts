@@ -1,5 +1,6 @@
 import type { DialogueEngine, DialoguePorts } from '../dialogue/index.js';
 import type { AgentRunners } from './agentRunner.js';
+import type { StepReport } from './agentSteps.js';
 import type { ConversationStore, JobQueue, OutputChannel } from './ports.js';
 
 /** Everything a job needs: the engine and the adapters, assembled by `createRuntime`. */
@@ -14,4 +15,10 @@ export interface RuntimeDeps {
   readonly runners: AgentRunners;
   /** The dialogue's ports other than agents (each job gets its own durable agent port). */
   readonly ports: Omit<DialoguePorts, 'agents'>;
+  /**
+   * Told of each agent step once its job has committed (the local stack's inspector keeps them
+   * in memory); nothing is stored for it. A step whose commit was lost runs again and is told
+   * again.
+   */
+  readonly journal?: (report: StepReport) => void;
 }

@@ -31,6 +31,7 @@ import {
   processJob,
   type RuntimeDeps,
   runWorkerLoop,
+  type StepReport,
 } from '../../src/runtime/index.js';
 import { assistantFrom, ScriptedLlm, ScriptedTools } from './dialogue.js';
 import { type Emulators, startEmulators } from './emulators.js';
@@ -49,6 +50,8 @@ export interface TestRuntime {
   readonly queue: SqsJobQueue;
   readonly llm: ScriptedLlm;
   readonly logs: string[];
+  /** The agent steps the runtime's journal was told of, in order. */
+  readonly steps: StepReport[];
   /** Runs worker loops until `done` holds (or a timeout); delayed jobs are released at once. */
   drain(done: () => Promise<boolean>, timeoutMs?: number): Promise<void>;
   /** Every item in the table, as JSON text. */
@@ -117,6 +120,7 @@ export async function testRuntime(
   });
   const llm = options.llm ?? new ScriptedLlm();
   const logs: string[] = [];
+  const steps: StepReport[] = [];
   const logger = {
     ...SILENT_LOGGER,
     info: (m: string, f?: Record<string, unknown>) =>
@@ -143,6 +147,7 @@ export async function testRuntime(
       runners: options.runners ?? NO_RUNNERS,
       random: options.random ?? (() => 0),
       logger,
+      journal: (report) => steps.push(report),
     },
   });
   const { deps } = runtime;
@@ -186,6 +191,7 @@ export async function testRuntime(
     queue,
     llm,
     logs,
+    steps,
     async drain(done, timeoutMs = 20_000) {
       const stop = new AbortController();
       const loops = [

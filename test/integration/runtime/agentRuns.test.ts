@@ -754,6 +754,44 @@ describe('durable agent runs', () => {
     expect((await rt.store.load('interrupted'))?.channel).toBe('rest');
   });
 
+  it('tell the journal of each committed step: when, how long, how it ended, the last one with its output', async () => {
+    const runner = countingRunner(2);
+    let failOnce = true;
+    const flaky: AgentRunner<CountingData> = {
+      ...runner,
+      step: async (data, context) => {
+        if (failOnce) {
+          failOnce = false;
+          throw new Error('tool server unreachable');
+        }
+        return runner.step(data, context);
+      },
+    };
+    const rt = await suite.runtime({ runners: { runnerFor: () => flaky } });
+    rt.llm.reply('start flow research');
+    const job = userMessage('journal', 'research');
+    await rt.queue.enqueue([job]);
+    await rt.drain(async () => (await rt.replies.read('journal', job.turn_id)).settled);
+    const steps = rt.steps.filter((s) => s.conversationId === 'journal');
+    expect(steps.map((s) => [s.step, s.outcome])).toEqual([
+      [0, 'retrying'],
+      [1, 'continued'],
+      [2, 'done'],
+    ]);
+    expect(steps[0]).toMatchObject({ reason: 'tool server unreachable', agentId: 'researcher' });
+    expect(steps[0]?.retryInMs).toBeGreaterThan(0);
+    expect(steps[2]?.output).toMatchObject({
+      status: 'completed',
+      responseMessage: 'Research done.',
+    });
+    expect(steps[1]?.runner).toEqual({ remaining: 1, failuresLeft: 0 });
+    expect(new Set(steps.map((s) => s.runId)).size).toBe(1);
+    for (const step of steps) {
+      expect(step.startedAt).toBeGreaterThan(0);
+      expect(step.durationMs).toBeGreaterThanOrEqual(0);
+    }
+  }, 30_000);
+
   it('write no run record for a step that ends its run', async () => {
     const runner = countingRunner(1);
     const rt = await suite.runtime({ runners: { runnerFor: () => runner } });

@@ -22,6 +22,7 @@ describe('poll', () => {
       expect.objectContaining({ tenant: '', id: 't-1' }),
     ]);
     expect(result.data.polls).toBe(2);
+    expect(result.data.states).toEqual([{ state: 'working', at: T0 }]);
     expect(result.next).toEqual({ type: 'continue', delayMs: 2000 });
     expect((result.messages ?? []).map((m) => m.text)).toEqual(['Comparing.']);
   });
@@ -45,8 +46,16 @@ describe('poll', () => {
     });
     const { step } = stepWith(shop.agent, shop.fetch, { now: () => T0 });
 
-    const result = await poll(step, sentRun({ taskId: 't-1', waitingSince: T0 }), true);
+    const result = await poll(
+      step,
+      sentRun({ taskId: 't-1', waitingSince: T0, states: [{ state: 'working', at: T0 - 5 }] }),
+      true,
+    );
 
+    expect(result.data.states).toEqual([
+      { state: 'working', at: T0 - 5 },
+      { state: 'failed', at: T0 },
+    ]);
     expect(result.next).toEqual({
       type: 'done',
       output: {

@@ -1,7 +1,7 @@
-import { Message, Task } from '@a2a-js/sdk';
+import { Message, Task, TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { stillAsking, verdictOf } from '../../../src/a2a/outcomes.js';
-import { statusMessage, taskProgress } from '../../../src/a2a/progress.js';
+import { sawState, statusMessage, taskProgress } from '../../../src/a2a/progress.js';
 import type { A2ARunData } from '../../../src/a2a/runData.js';
 
 const run = (extra: Partial<A2ARunData> = {}): A2ARunData => ({
@@ -199,5 +199,30 @@ describe('verdictOf', () => {
     expect(verdictOf(run(), asking, 'r', true)).toBeUndefined();
     const failed = task('TASK_STATE_FAILED', [], agent('f', 'No stock.'));
     expect(verdictOf(run(), failed, 'r', true)).toMatchObject({ status: 'fatal_error' });
+  });
+});
+
+describe('sawState', () => {
+  it('keeps each change of the task’s state with its time, the newest twenty', () => {
+    let data = run();
+    data = sawState(data, TaskState.TASK_STATE_SUBMITTED, 1);
+    data = sawState(data, TaskState.TASK_STATE_WORKING, 2);
+    data = sawState(data, TaskState.TASK_STATE_WORKING, 3);
+    data = sawState(data, undefined, 4);
+    data = sawState(data, TaskState.TASK_STATE_INPUT_REQUIRED, 5);
+    expect(data.states).toEqual([
+      { state: 'submitted', at: 1 },
+      { state: 'working', at: 2 },
+      { state: 'input-required', at: 5 },
+    ]);
+    for (let i = 0; i < 30; i++) {
+      data = sawState(
+        data,
+        i % 2 ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_INPUT_REQUIRED,
+        10 + i,
+      );
+    }
+    expect(data.states).toHaveLength(20);
+    expect(data.states?.at(-1)).toEqual({ state: 'working', at: 39 });
   });
 });
