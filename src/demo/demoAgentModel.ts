@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ToolCall,
   ToolChatMessage,
@@ -5,6 +6,9 @@ import type {
   ToolChatRequest,
   ToolChatResponse,
 } from '../llm/index.js';
+
+/** The pause between two chunks of streamed text. */
+const DELTA_PAUSE_MS = 8;
 
 /**
  * A scripted stand-in for a tool-calling model, used when no model is configured: it plays the
@@ -18,7 +22,21 @@ export class DemoAgentModel implements ToolChatPort {
   /** Makes call ids unique across processes too: a run may go on in another one. */
   private readonly prefix = `demo_${Date.now().toString(36)}`;
 
+  /** Answers as the agent would; text goes to `onTextDelta` a few words at a time, as a model streams it. */
   async chat(request: ToolChatRequest): Promise<ToolChatResponse> {
+    const answer = this.answer(request);
+    const onDelta = request.onTextDelta;
+    if (onDelta && answer.content) {
+      for (const chunk of answer.content.match(/(\S+\s*){1,3}/g) ?? []) {
+        if (request.signal?.aborted) break;
+        onDelta(chunk);
+        await sleep(DELTA_PAUSE_MS);
+      }
+    }
+    return answer;
+  }
+
+  private answer(request: ToolChatRequest): ToolChatResponse {
     const tools = new Set((request.tools ?? []).map((t) => t.function.name));
     if (request.toolChoice === 'none') return text('Happy to help. Enjoy the drive!');
     const last = lastTurn(request.messages);

@@ -45,6 +45,7 @@ import {
 } from '../runtime/index.js';
 import { BrowserHub, browserChannel, serveSocketIo } from './browserChannel.js';
 import { inspectorChannel } from './inspect/inspector.js';
+import { StepJournal } from './inspect/journal.js';
 import { storeQueries } from './inspect/queries.js';
 import { printingReplies, userLine, watchedReplies } from './turnLines.js';
 
@@ -185,11 +186,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const queue = inbox ? new InboxJobQueue(sqsQueue, inbox) : sqsQueue;
     const hub = new BrowserHub();
     const store = new DynamoConversationStore(table);
+    const journal = new StepJournal();
     const queries = storeQueries({
       store,
       documents,
       tableName: LOCAL_TABLE,
       sleep: (ms) => sleep(ms),
+      journal,
     });
     const runtime = createRuntime({
       store,
@@ -236,7 +239,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         stopping: serverStopping.signal,
         ...(restToken === undefined ? {} : { authToken: async () => restToken }),
       },
-      dialogue: parts.dialogue,
+      dialogue: { ...parts.dialogue, journal: journal.record },
     });
 
     if (inbox) {

@@ -66,7 +66,8 @@ export interface StepReport {
   readonly reason?: string;
   readonly retryInMs?: number;
   readonly output?: AgentOutput;
-  /** The runner's data after the step (before it, when the step failed). */
+  /** The runner's data before the step, and after it (the same when the step failed). */
+  readonly before: unknown;
   readonly runner: unknown;
 }
 
@@ -160,6 +161,7 @@ export async function runAgentStep(
     startedAt,
     durationMs: Math.max(0, deps.ports.now() - startedAt),
     ...next.report,
+    before: runnerData,
     runner: next.run.runner,
   };
   // One filler a run: a model that goes round its tools again and again says it once.
@@ -280,7 +282,11 @@ async function stepOnce(
     };
   }
   calls.warn?.(`an agent's run failed after ${failures} attempts: ${failure.reason}`, fields);
-  const output: AgentOutput = { id: job.run_id, status: 'fatal_error', errorMessage: failure.reason };
+  const output: AgentOutput = {
+    id: job.run_id,
+    status: 'fatal_error',
+    errorMessage: failure.reason,
+  };
   return {
     run: failed,
     messages: failure.messages,

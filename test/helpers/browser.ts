@@ -1,7 +1,7 @@
 /**
  * The headless Chromium the browser tests drive (Debian's `chromium` package; CI installs it).
  * `SWITCHBOARD_CHROMIUM` names another executable. Without one, the browser tests are skipped,
- * and say so.
+ * and say so, unless `SWITCHBOARD_REQUIRE_BROWSER=1` (CI sets it): then they fail.
  */
 import { accessSync, constants } from 'node:fs';
 
@@ -18,4 +18,9 @@ export function chromiumPath(): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Whether the browser tests must run (CI): a missing browser is then a failure. */
+export function browserRequired(): boolean {
+  return process.env.SWITCHBOARD_REQUIRE_BROWSER === '1';
 }

@@ -123,9 +123,7 @@ export function inspectorChannel(options: InspectorOptions): Channel {
         path: `${INSPECT_PATH}/api/conversations/{sender}`,
         authenticated: true,
         handle: async (request) => {
-          const view = await queries.read(request.params.sender ?? '');
-          if (!view) throw new HttpError(404, 'no such conversation');
-          return json(view);
+          return json(await queries.read(request.params.sender ?? ''));
         },
       },
       {

@@ -1,7 +1,8 @@
 /**
  * The inspector's read-only view of the local stack's store: list the conversations, read one
  * (its tracker and every agent run it had), and follow one (each new version as it commits).
- * It writes nothing.
+ * It writes nothing. A run's steps come from the step journal, which also holds the data of a
+ * run's last step (which writes no record).
  */
 import { type DynamoDBDocumentClient, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { parseRun } from '../../adapters/aws/dynamoItems.js';
@@ -9,6 +10,7 @@ import { conversationKey } from '../../adapters/aws/dynamoKeys.js';
 import { scanConversationIds } from '../../adapters/aws/scanConversations.js';
 import { readTracker, type TrackerView } from '../../channels/index.js';
 import type { AgentRunRecord, ConversationStore } from '../../runtime/index.js';
+import type { JournalRun, StepEntry, StepJournal } from './journal.js';
 
 export interface ConversationSummary {
   readonly id: string;
@@ -18,9 +20,14 @@ export interface ConversationSummary {
   readonly latestMessageAt: number | undefined;
 }
 
-/** An agent run of a conversation: its latest record, and whether it still runs. */
+/**
+ * An agent run of a conversation: its latest record (or, when the journal saw a later step, the
+ * record with the runner's data after that step), whether it still runs, and its steps as the
+ * journal saw them.
+ */
 export interface RunView extends AgentRunRecord {
   readonly active: boolean;
+  readonly steps: readonly StepEntry[];
 }
 
 export interface ConversationView {
@@ -32,7 +39,8 @@ export interface ConversationView {
 
 export interface ConversationQueries {
   list(): Promise<ConversationSummary[]>;
-  read(id: string): Promise<ConversationView | undefined>;
+  /** A conversation (empty, at version 0, when no message has reached it yet). */
+  read(id: string): Promise<ConversationView>;
   /** A run's latest record. */
   run(id: string, runId: string): Promise<RunView | undefined>;
   /** The conversation's version, then each new one, until `signal` aborts. */
@@ -44,6 +52,8 @@ export interface StoreQueriesOptions {
   readonly documents: DynamoDBDocumentClient;
   readonly tableName: string;
   readonly sleep: (ms: number) => Promise<void>;
+  /** The steps this process ran (none known without it). */
+  readonly journal?: StepJournal;
 }
 
 /** How often `follow` looks at a conversation's version. */
@@ -76,10 +86,17 @@ export function storeQueries(options: StoreQueriesOptions): ConversationQueries 
         if (!known || compare(rank, known.rank) >= 0) latest.set(record.runId, { record, rank });
       }
     }
-    return [...latest.values()].map(({ record }) => ({
-      ...record,
-      active: head?.runs[record.runId] !== undefined,
-    }));
+    const journal = options.journal?.runs(id) ?? new Map<string, JournalRun>();
+    const views = [...latest.values()].map(({ record }) =>
+      withSteps(record, journal.get(record.runId), head?.runs[record.runId] !== undefined),
+    );
+    // A run the journal saw whose records are gone: what the journal holds of it.
+    for (const run of journal.values()) {
+      if (latest.has(run.runId)) continue;
+      const record = { runId: run.runId, jobId: '', agentId: run.agentId, data: { failures: 0 } };
+      views.push(withSteps(record, run, head?.runs[run.runId] !== undefined));
+    }
+    return views;
   };
   return {
     list: async () => {
@@ -102,9 +119,9 @@ export function storeQueries(options: StoreQueriesOptions): ConversationQueries 
     },
     read: async (id) => {
       const head = await store.load(id);
-      if (!head) return undefined;
       const [tracker, runs] = await Promise.all([readTracker(store, id), runsOf(id)]);
-      return { id, version: head.version, tracker, runs };
+      // A conversation no message has reached yet is an empty one, as Rasa's tracker has it.
+      return { id, version: head?.version ?? 0, tracker, runs };
     },
     run: async (id, runId) => (await runsOf(id)).find((run) => run.runId === runId),
     follow: (id, signal) => ({
@@ -121,6 +138,17 @@ export function storeQueries(options: StoreQueriesOptions): ConversationQueries 
       },
     }),
   };
+}
+
+/** A run's view: its record, made newer by the journal's data of a later step. */
+function withSteps(record: AgentRunRecord, run: JournalRun | undefined, active: boolean): RunView {
+  if (!run) return { ...record, active, steps: [] };
+  const stored = (record.data ?? {}) as { steps?: unknown };
+  const recorded = typeof stored.steps === 'number' ? stored.steps : 0;
+  // A record written after step n counts n + 1 steps.
+  const data =
+    run.step >= recorded ? { ...stored, runner: run.runner, steps: run.step + 1 } : stored;
+  return { ...record, data, active, steps: run.steps };
 }
 
 /** How far a run had gone when its record was written: its steps, then its size. */
