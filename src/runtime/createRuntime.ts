@@ -14,7 +14,6 @@ import {
 } from '../dialogue/index.js';
 import type { Logger } from '../resilience/index.js';
 import type { AgentRunners } from './agentRunner.js';
-import type { StepReport } from './agentSteps.js';
 import { type JobOptions, type JobOutcome, processJob, processJobRetryingRaces } from './commit.js';
 import { createHttpRuntime, type HttpRuntime, type RuntimeParts } from './httpRuntime.js';
 import type { Job } from './jobs.js';
@@ -22,6 +21,7 @@ import { outputRouter, streamingChannels } from './outputRouter.js';
 import { recoverPendingWork } from './recovery.js';
 import { rephrasePort, STDERR_LOGGER } from './rephrasePort.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
+import type { StepReport } from './stepReport.js';
 
 /** What running conversations needs beyond the HTTP side: the assistant and its peers. */
 export interface DialogueParts {

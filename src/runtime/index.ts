@@ -8,7 +8,7 @@ export type {
   StepResult,
 } from './agentRunner.js';
 export { NO_RUNNERS } from './agentRunner.js';
-export type { JobRun, StepReport } from './agentSteps.js';
+export type { JobRun } from './agentSteps.js';
 export { MAX_AGENT_TEXT } from './agentSteps.js';
 export type {
   Channel,
@@ -71,5 +71,6 @@ export { loadRunState, RUN_RECORD_VERSION, RunRecordError, RunState } from './ru
 export type { RuntimeDeps } from './runtimeDeps.js';
 export { SENDER_ID_CHARS, senderIdProblem } from './senderId.js';
 export { SlotValueError } from './setSlots.js';
+export type { StepReport } from './stepReport.js';
 export type { JobSource, ReceivedJob, WorkerLoopOptions } from './worker.js';
 export { runWorkerLoop } from './worker.js';

@@ -1,7 +1,7 @@
 import type { DialogueEngine, DialoguePorts } from '../dialogue/index.js';
 import type { AgentRunners } from './agentRunner.js';
-import type { StepReport } from './agentSteps.js';
 import type { ConversationStore, JobQueue, OutputChannel } from './ports.js';
+import type { StepReport } from './stepReport.js';
 
 /** Everything a job needs: the engine and the adapters, assembled by `createRuntime`. */
 export interface RuntimeDeps {
