@@ -81,7 +81,7 @@ export async function sendToSlack(
  */
 function slackBodies(address: SlackAddress, message: BotMessage): Record<string, unknown>[] {
   const bodies: Record<string, unknown>[] = [];
-  const text = message.text ?? '';
+  const text = escapeText(message.text ?? '');
   const media: object[] = [
     ...(message.image !== undefined ? [imageBlock(message.image)] : []),
     ...chunks(message.buttons ?? [], BUTTONS_PER_BLOCK).map(actionsBlock),
@@ -95,6 +95,15 @@ function slackBodies(address: SlackAddress, message: BotMessage): Record<string,
   }
   if (message.custom !== undefined) bodies.push(customBody(address, message.custom));
   return bodies;
+}
+
+/**
+ * Text with Slack's control characters escaped, as its API asks: a bot's text (a model's most of
+ * all) cannot mention `<!channel>` or a user, nor make a link of its own. Formatting (`*bold*`,
+ * `_italic_`) stays; raw Slack messages go in a response's `custom`, which is sent as it is.
+ */
+export function escapeText(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 function sectionBlock(text: string) {

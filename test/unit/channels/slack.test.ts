@@ -398,6 +398,28 @@ describe('the Slack output', () => {
     ]);
   });
 
+  it("escapes Slack's control characters in text, so that no text mentions everyone or links on its own", async () => {
+    const slack = inProcessSlack();
+    const { output } = slackHarness({ deps: { fetch: slack.fetch } });
+    await output.deliver(
+      batch([
+        {
+          text: 'Hey <!channel>, see <http://evil.example|docs> & *this*',
+          buttons: [{ title: '<b> & co', payload: '/b' }],
+        },
+      ]),
+    );
+    const escaped = 'Hey &lt;!channel&gt;, see &lt;http://evil.example|docs&gt; &amp; *this*';
+    const body = slack.calls[0]?.body as {
+      text: string;
+      blocks: { text?: unknown; elements?: unknown }[];
+    };
+    expect(body.text).toBe(escaped);
+    expect(body.blocks[0]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: escaped } });
+    // A button's title is plain text: Slack shows it as it is.
+    expect(JSON.stringify(body.blocks[1])).toContain('"text":"<b> & co"');
+  });
+
   it('renders buttons as an actions block after the text, titles cut to 75 characters', async () => {
     const slack = inProcessSlack();
     const { output } = slackHarness({ deps: { fetch: slack.fetch } });
