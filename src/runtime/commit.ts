@@ -19,6 +19,7 @@ import { MAX_RETRIES, retryDelay } from './retryPolicy.js';
 import { loadRunState, parseRunnerData, RunRecordError } from './runRecords.js';
 import type { RuntimeDeps } from './runtimeDeps.js';
 import { runSetSlots } from './setSlots.js';
+import type { StepReport } from './stepReport.js';
 
 export type JobOutcome = 'done' | 'duplicate' | 'stale';
 
@@ -106,9 +107,21 @@ export async function processJob(
     head: newHead,
     runs: records,
   });
-  if (run.step) deps.journal?.(run.step);
+  if (run.step) tellJournal(deps, run.step);
   await deliverOutbox(job.conversation_id, outbox, newHead.state, deps);
   return 'done';
+}
+
+/** Tells the journal of a committed step; a journal that fails never holds up the delivery. */
+function tellJournal(deps: RuntimeDeps, step: StepReport): void {
+  try {
+    deps.journal?.(step);
+  } catch (error) {
+    deps.ports.warn?.('the step journal failed', {
+      runId: step.runId,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  }
 }
 
 /**

@@ -95,6 +95,8 @@ export async function testRuntime(
     actions?: ActionPort;
     /** The channels (the standard ones by default). */
     channels?: ChannelFactory;
+    /** Told of each committed step besides `steps` (which always gets it first). */
+    journal?: (report: StepReport) => void;
   } = {},
 ): Promise<TestRuntime> {
   const now = options.now ?? (() => Date.now());
@@ -147,7 +149,10 @@ export async function testRuntime(
       runners: options.runners ?? NO_RUNNERS,
       random: options.random ?? (() => 0),
       logger,
-      journal: (report) => steps.push(report),
+      journal: (report) => {
+        steps.push(report);
+        options.journal?.(report);
+      },
     },
   });
   const { deps } = runtime;

@@ -152,8 +152,13 @@ function reactActions(was: Record<string, unknown>, now: Record<string, unknown>
 function a2aActions(was: Record<string, unknown>, now: Record<string, unknown>): string[] {
   const did: string[] = [];
   if (was.taskId === undefined && typeof now.taskId === 'string') did.push('sent the message');
-  const states = Array.isArray(now.states) ? (now.states as { state?: unknown }[]) : [];
-  const seen = states.slice(Array.isArray(was.states) ? was.states.length : 0);
+  const states = Array.isArray(now.states)
+    ? (now.states as { state?: unknown; at?: unknown }[])
+    : [];
+  // By time, not by count: a run keeps only its newest states.
+  const last = Array.isArray(was.states) ? asRecord(was.states.at(-1)).at : undefined;
+  const since = typeof last === 'number' ? last : Number.NEGATIVE_INFINITY;
+  const seen = states.filter((s) => typeof s.at === 'number' && s.at > since);
   if (seen.length > 0) did.push(`task ${seen.map((s) => String(s.state)).join(' → ')}`);
   const polls = Number(now.polls ?? 0) - Number(was.polls ?? 0);
   if (polls > 0) did.push(polls === 1 ? 'polled the task' : `polled the task ${polls} times`);

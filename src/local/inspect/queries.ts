@@ -141,14 +141,28 @@ export function storeQueries(options: StoreQueriesOptions): ConversationQueries 
 }
 
 /** A run's view: its record, made newer by the journal's data of a later step. */
-function withSteps(record: AgentRunRecord, run: JournalRun | undefined, active: boolean): RunView {
+export function withSteps(
+  record: AgentRunRecord,
+  run: JournalRun | undefined,
+  active: boolean,
+): RunView {
   if (!run) return { ...record, active, steps: [] };
   const stored = (record.data ?? {}) as { steps?: unknown };
   const recorded = typeof stored.steps === 'number' ? stored.steps : 0;
   // A record written after step n counts n + 1 steps.
-  const data =
-    run.step >= recorded ? { ...stored, runner: run.runner, steps: run.step + 1 } : stored;
+  if (run.step < recorded) return { ...record, active, steps: run.steps };
+  const data = { ...stored, runner: run.runner, steps: run.step + 1, failures: failuresAtEnd(run) };
   return { ...record, data, active, steps: run.steps };
+}
+
+/** The failed steps in a row at the end of a run's steps (none once a step went well). */
+function failuresAtEnd(run: JournalRun): number {
+  let failures = 0;
+  for (const step of [...run.steps].reverse()) {
+    if (step.outcome !== 'retrying' && step.outcome !== 'failed') break;
+    failures += 1;
+  }
+  return failures;
 }
 
 /** How far a run had gone when its record was written: its steps, then its size. */

@@ -792,6 +792,22 @@ describe('durable agent runs', () => {
     }
   }, 30_000);
 
+  it('deliver what a step committed even when the journal fails', async () => {
+    const runner = countingRunner(1);
+    const rt = await suite.runtime({
+      runners: { runnerFor: () => runner },
+      journal: () => {
+        throw new Error('journal full');
+      },
+    });
+    const { job, step0 } = await startResearch(rt, 'journal-fails');
+    await processJob(step0, rt.deps, NEVER);
+    const replies = await rt.replies.read('journal-fails', job.turn_id);
+    expect(replies.settled).toBe(true);
+    expect(replies.messages.map((m) => m.message.text)).toContain('Research done.');
+    expect(rt.logs.some((line) => line.startsWith('warn the step journal failed'))).toBe(true);
+  });
+
   it('write no run record for a step that ends its run', async () => {
     const runner = countingRunner(1);
     const rt = await suite.runtime({ runners: { runnerFor: () => runner } });

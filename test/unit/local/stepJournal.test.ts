@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StepJournal, stepActions } from '../../../src/local/inspect/journal.js';
+import { withSteps } from '../../../src/local/inspect/queries.js';
 import type { StepReport } from '../../../src/runtime/index.js';
 
 const asked = (names: string[]) => ({
@@ -112,6 +113,39 @@ describe('StepJournal', () => {
   });
 });
 
+describe('withSteps', () => {
+  const record = (data: Record<string, unknown>) => ({
+    runId: 'r-1',
+    jobId: 'j',
+    agentId: 'a',
+    data,
+  });
+
+  it("takes the journal's data of a later step, and its failures in a row: none once a step went well", () => {
+    const journal = new StepJournal();
+    journal.record(report({ step: 0, outcome: 'retrying', reason: 'busy', retryInMs: 5 }));
+    journal.record(report({ step: 1, outcome: 'done', runner: react([asked(['x'])]) }));
+    const run = journal.runs('c-1').get('r-1');
+    // The record the retry wrote: one failure, one step.
+    const view = withSteps(record({ steps: 1, failures: 1, runner: react([]) }), run, false);
+    expect(view.data).toMatchObject({ steps: 2, failures: 0 });
+    expect(view.steps).toHaveLength(2);
+  });
+
+  it('counts the failed steps at the end, and keeps a record newer than what the journal saw', () => {
+    const journal = new StepJournal();
+    journal.record(report({ step: 0 }));
+    journal.record(report({ step: 1, outcome: 'retrying', reason: 'busy' }));
+    journal.record(report({ step: 2, outcome: 'failed', reason: 'busy' }));
+    const run = journal.runs('c-1').get('r-1');
+    expect(withSteps(record({ steps: 2, failures: 1 }), run, false).data).toMatchObject({
+      failures: 2,
+    });
+    const newer = record({ steps: 5, failures: 0, runner: { mark: 'stored' } });
+    expect(withSteps(newer, run, true).data).toEqual(newer.data);
+  });
+});
+
 describe('stepActions', () => {
   it("reads an A2A step's message, task states and polls", () => {
     const before = { messageId: 'm', polls: 0, push: false, shown: [] };
@@ -133,6 +167,16 @@ describe('stepActions', () => {
         states: [...working.states, { state: 'completed', at: 9 }],
       }),
     ).toEqual(['task completed', 'polled the task 2 times']);
+  });
+
+  it('reads new task states by their time, once the run keeps only the newest twenty', () => {
+    const full = Array.from({ length: 20 }, (_, i) => ({
+      state: i % 2 ? 'working' : 'input-required',
+      at: i,
+    }));
+    const before = { messageId: 'm', taskId: 't', polls: 0, states: full };
+    const after = { ...before, states: [...full.slice(1), { state: 'completed', at: 20 }] };
+    expect(stepActions(before, after)).toEqual(['task completed']);
   });
 
   it('marks a tool that answered with an error, and says nothing of data it does not know', () => {
