@@ -1,5 +1,5 @@
 import { SecretNotFoundError } from '../src/adapters/secretErrors.js';
-import { a2aPushChannel } from '../src/channels/index.js';
+import { a2aPushChannel } from '../src/channels/a2aPush.js';
 import { describeError } from '../src/resilience/index.js';
 import { createHttpRuntime, type HttpRequest, type HttpResponse } from '../src/runtime/index.js';
 import { httpHandler } from './shared/apiGateway.js';

@@ -1,6 +1,6 @@
 import type { ChannelSettings } from '../../src/assistant/index.js';
-import { standardChannels } from '../../src/channels/index.js';
 import { messagingChannels, platformApiRoots } from '../../src/channels/messaging/index.js';
+import { standardChannels } from '../../src/channels/standard.js';
 import type { ChannelFactory } from '../../src/runtime/index.js';
 import { env, projectSecrets } from './aws.js';
 import { FunctionConfigError } from './env.js';

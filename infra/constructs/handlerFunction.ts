@@ -25,7 +25,10 @@ export interface HandlerFunctionProps {
   readonly environment: Readonly<Record<string, string>>;
   /** How long its logs are kept. */
   readonly logRetention: RetentionDays;
-  /** The generated registry the bundle's `@switchboard/bundle` import resolves to, if it uses one. */
+  /**
+   * The generated registry the bundle's `@switchboard/bundle` import resolves to, if it uses one;
+   * `@switchboard/a2a-server` resolves to the `a2aServer.ts` the build writes beside it.
+   */
   readonly registryFile?: string;
   /** Where its error alarm notifies. */
   readonly alarmAction: IAlarmAction;

@@ -81,14 +81,15 @@ export async function sendToSlack(
  */
 function slackBodies(address: SlackAddress, message: BotMessage): Record<string, unknown>[] {
   const bodies: Record<string, unknown>[] = [];
-  const text = escapeText(message.text ?? '');
+  const raw = message.text ?? '';
+  const text = escapeText(raw);
   const media: object[] = [
     ...(message.image !== undefined ? [imageBlock(message.image)] : []),
     ...chunks(message.buttons ?? [], BUTTONS_PER_BLOCK).map(actionsBlock),
   ];
   // With blocks, Slack shows only the blocks: the text goes first among them.
   // A section holds 3,000 characters: a longer text takes several.
-  const sections = splitText(text, SECTION_CHARS).map(sectionBlock);
+  const sections = escapedParts(raw, SECTION_CHARS).map(sectionBlock);
   const blocks = media.length > 0 && text !== '' ? [...sections, ...media] : media;
   if (text !== '' || blocks.length > 0) {
     bodies.push({ ...address, text, ...(blocks.length > 0 ? { blocks } : {}) });
@@ -104,6 +105,21 @@ function slackBodies(address: SlackAddress, message: BotMessage): Record<string,
  */
 export function escapeText(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/**
+ * Text escaped and cut into parts of at most `limit` characters each. It is cut before it is
+ * escaped, so that no cut falls inside an entity (`&amp;`); a part that escaping made too long
+ * is cut again, smaller.
+ */
+function escapedParts(text: string, limit: number, window = limit): string[] {
+  return splitText(text, window).flatMap((part) => {
+    const escaped = escapeText(part);
+    if (escaped.length <= limit) return [escaped];
+    // An entity is five characters at most: a fifth of the limit always fits.
+    const smaller = Math.max(Math.floor(limit / 5), Math.floor((window * limit) / escaped.length));
+    return escapedParts(part, limit, Math.min(smaller, window - 1));
+  });
 }
 
 function sectionBlock(text: string) {

@@ -4,6 +4,7 @@ import type { SlackChannelSettings } from '../../../src/assistant/index.js';
 import type { MessagingDeps } from '../../../src/channels/messaging/deps.js';
 import { inboundJob } from '../../../src/channels/messaging/inbound.js';
 import { SLACK_PATH, slackChannel } from '../../../src/channels/messaging/slack.js';
+import { escapeText } from '../../../src/channels/messaging/slackOutput.js';
 import type { BotMessage } from '../../../src/dialogue/index.js';
 import type { LogFields } from '../../../src/resilience/index.js';
 import { createHttpApi, type Job, type OutputChannel } from '../../../src/runtime/index.js';
@@ -416,6 +417,25 @@ describe('the Slack output', () => {
     };
     expect(body.text).toBe(escaped);
     expect(body.blocks[0]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: escaped } });
+    // Cut before escaping: no section ends inside an entity, and none is longer than Slack takes.
+    const long = 'a<b>&'.repeat(700);
+    const again = inProcessSlack();
+    await slackHarness({ deps: { fetch: again.fetch } }).output.deliver(
+      batch([{ text: long, buttons: [{ title: 'Ok', payload: '/ok' }] }]),
+    );
+    const blocks = (
+      again.calls[0]?.body as { blocks?: { type: string; text?: { text: string } }[] }
+    )?.blocks;
+    const sections = (blocks ?? [])
+      .filter((b) => b.type === 'section')
+      .map((b) => b.text?.text ?? '');
+    expect(sections.length).toBeGreaterThan(1);
+    for (const section of sections) {
+      expect(section.length).toBeLessThanOrEqual(3000);
+      expect(section).not.toMatch(/&[a-z]*$/);
+      expect(section).not.toMatch(/^[a-z]*;/);
+    }
+    expect(sections.join('')).toBe(escapeText(long));
     // A button's title is plain text: Slack shows it as it is.
     expect(JSON.stringify(body.blocks[1])).toContain('"text":"<b> & co"');
   });
