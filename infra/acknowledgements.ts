@@ -92,3 +92,34 @@ export function acknowledgeA2AServerApi(api: IConstruct): void {
     "A2A callers are other orchestrators, authenticated with the agent card's schemes (API key or JWT bearer from any issuer the operator configures), not Cognito users.",
   );
 }
+
+/**
+ * The web chat's REST API: one streaming `GET` whose caller the function checks with the REST
+ * token, as the HTTP API's routes are; throttled and access-logged.
+ */
+export function acknowledgeWebChatApi(api: IConstruct, tokenConfigured: boolean): void {
+  const acknowledge = (id: string, reason: string) =>
+    Validations.of(api).acknowledge({ id, reason });
+  acknowledge(
+    'AwsSolutions-APIG2',
+    'The one route is a GET with no body; the function checks its sender id and its Last-Event-ID and answers 400 with the reason.',
+  );
+  acknowledge(
+    'AwsSolutions-APIG3',
+    'No WAF web ACL is attached by default: the stage throttles the route, and a web ACL is an account-level choice the operator can associate with the stage.',
+  );
+  acknowledge(
+    'AwsSolutions-APIG4',
+    tokenConfigured
+      ? "The function checks the REST token (bearer or token query parameter, as an EventSource cannot send headers), as the HTTP API's routes do; an API Gateway authorizer would need a second function."
+      : 'This deployment has no REST token (restToken=false): the web chat is as open as the REST channel, as the operator chose.',
+  );
+  acknowledge(
+    'AwsSolutions-APIG6',
+    'Execution logging needs an account-wide CloudWatch role that this stack does not create; the stage writes JSON access logs, and the function logs every failed request as JSON with its request id.',
+  );
+  acknowledge(
+    'AwsSolutions-COG4',
+    "The web chat's users are the assistant's users, as on the REST channel: no Cognito user pool is assumed.",
+  );
+}

@@ -72,6 +72,7 @@ export const HANDLERS = {
   // protocol's JSON types and errors (73 KB: each of the SDK's entry points holds its own copy of
   // them), and jose (19 KB: the SDK's and the JWT check's). The 0.3 transport loads on demand.
   a2aServer: { entry: 'a2aServer.ts', allowanceBytes: 250 * KB, split: true, memoryMb: 512 },
+  webChat: { entry: 'webChat.ts', allowanceBytes: 150 * KB, split: false, memoryMb: 256 },
   // With all three kinds of sub agent, as the example has them.
   worker: { entry: 'worker.ts', allowanceBytes: 900 * KB, split: true, memoryMb: 1024 },
 } as const;

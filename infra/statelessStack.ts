@@ -16,11 +16,13 @@ import {
   acknowledgeRouteAuthorization,
   acknowledgeRuntimePin,
   acknowledgeTracingWildcard,
+  acknowledgeWebChatApi,
 } from './acknowledgements.js';
 import { A2AServer } from './constructs/a2aServer.js';
 import { FailedJobsAlarm } from './constructs/failedJobsAlarm.js';
 import { HandlerFunction } from './constructs/handlerFunction.js';
 import { HttpEndpoint } from './constructs/httpEndpoint.js';
+import { WebChat } from './constructs/webChat.js';
 import type { DeploySettings } from './context.js';
 import { WEBHOOK_TIMEOUT, webhookThrottle } from './webhookThrottle.js';
 
@@ -87,6 +89,8 @@ export class StatelessStack extends Stack {
   readonly delay: HandlerFunction;
   readonly a2aPush: HandlerFunction | undefined;
   readonly a2aServer: A2AServer | undefined;
+  /** The web chat's stream, when credentials.yml has `socketio`. */
+  readonly webChat: WebChat | undefined;
   readonly endpoint: HttpEndpoint;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -175,6 +179,17 @@ export class StatelessStack extends Stack {
             tracing,
           })
         : undefined;
+
+    this.webChat = props.channels?.socketio
+      ? new WebChat(this, 'WebChat', {
+          environment,
+          table: props.table,
+          ...(restTokenSecret ? { restTokenSecret } : {}),
+          logRetention,
+          alarmAction: props.alarmAction,
+          tracing,
+        })
+      : undefined;
 
     props.table.grant(this.webhook.role, 'dynamodb:GetItem', 'dynamodb:Query');
     props.table.grant(
@@ -276,6 +291,13 @@ export class StatelessStack extends Stack {
           'Base URL of the A2A server (<url>.well-known/agent-card.json, <url>a2a), responses streamed',
       });
     }
+    if (this.webChat) {
+      new CfnOutput(this, 'WebChatStreamUrl', {
+        value: this.webChat.endpoint.url,
+        description:
+          "Base URL of the web chat's stream (GET <url>webhooks/socketio/stream/{sender}); messages go to POST <ApiUrl>webhooks/socketio/webhook",
+      });
+    }
     new CfnOutput(this, 'ApiUrl', {
       value: this.endpoint.url,
       description: 'Base URL of the HTTP API (POST <url>webhooks/rest/webhook)',
@@ -292,11 +314,14 @@ export class StatelessStack extends Stack {
       this.delay,
       ...(this.a2aPush ? [this.a2aPush] : []),
       ...(this.a2aServer ? [this.a2aServer.function] : []),
+      ...(this.webChat ? [this.webChat.function] : []),
     ]) {
       if (tracing) acknowledgeTracingWildcard(fn.role);
       acknowledgeRuntimePin(fn.function);
     }
     acknowledgeRouteAuthorization(this.endpoint.api, restTokenSecret !== undefined);
     if (this.a2aServer) acknowledgeA2AServerApi(this.a2aServer.endpoint.api);
+    if (this.webChat)
+      acknowledgeWebChatApi(this.webChat.endpoint.api, restTokenSecret !== undefined);
   }
 }

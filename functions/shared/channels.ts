@@ -1,10 +1,12 @@
 import type { ChannelSettings } from '../../src/assistant/index.js';
 import { messagingChannels, platformApiRoots } from '../../src/channels/messaging/index.js';
 import { standardChannels } from '../../src/channels/standard.js';
+import { webChatChannel } from '../../src/channels/webChat.js';
 import type { ChannelFactory } from '../../src/runtime/index.js';
 import { env, projectSecrets } from './aws.js';
 import { FunctionConfigError } from './env.js';
 import { logger } from './observability.js';
+import { awsRuntimeParts } from './parts.js';
 
 /** The messaging channels the deployment serves, from its `CHANNELS` setting. */
 function channelSettings(text: string | undefined): ChannelSettings | undefined {
@@ -29,4 +31,8 @@ const deps = { secrets: projectSecrets, logger, apiRoots: platformApiRoots(proce
 export const deploymentChannels: ChannelFactory = (context) => [
   ...standardChannels(context),
   ...messagingChannels(context, settings, deps),
+  // The web chat's messages come in here; its stream is the web chat function's.
+  ...(settings?.socketio
+    ? [webChatChannel(context, { store: awsRuntimeParts.store, streamLimitMs: 0 })]
+    : []),
 ];

@@ -30,6 +30,11 @@ export const FunctionEnv = z.object({
    * under the prefix); unset: the REST channel alone.
    */
   CHANNELS: optionalText,
+  /** How long one web chat stream goes on (within the web chat function's timeout). */
+  STREAM_LIMIT_MS: z._default(
+    z.coerce.number().check(z.int(), z.positive(), z.maximum(5 * 60_000)),
+    4 * 60_000,
+  ),
   /** How long the REST webhook waits for a turn to settle (API Gateway gives up at 30 s). */
   REPLY_WAIT_MS: z._default(
     z.coerce.number().check(z.int(), z.nonnegative(), z.maximum(25_000)),

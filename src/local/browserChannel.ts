@@ -8,29 +8,32 @@
  * - a plain client, which posts messages to `POST /webhooks/socketio/webhook` (the REST body,
  *   answered 202 at once) and reads `GET /webhooks/socketio/stream/{sender}`, server-sent events:
  *   `delta` for each piece of text a model writes, `message` for each bot message (fillers too).
- * The hub lives in one process: on AWS the worker and the HTTP functions are apart, so this
- * channel is the local stack's alone.
+ * The hub lives in one process. On AWS, where the worker and the HTTP functions are apart, the
+ * same routes are the web chat's (`src/channels/webChat.ts`): whole messages read from the
+ * conversation's events, without the deltas.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { SocketIoChannelSettings } from '../assistant/index.js';
-import { parseRestWebhook, REST_LIMITS, restMessageJob } from '../channels/index.js';
+import { REST_LIMITS, restMessageJob } from '../channels/index.js';
+import {
+  ownSessionId,
+  WEB_CHAT_CHANNEL,
+  WEB_CHAT_STREAM_PATH,
+  webChatPostRoute,
+} from '../channels/webChat.js';
 import type { BotMessage } from '../dialogue/index.js';
 import { importOptional, type Logger } from '../resilience/index.js';
 import {
   type Channel,
   type ChannelContext,
-  HttpError,
   type HttpResponse,
-  headerOf,
   sameSecret,
-  senderIdProblem,
   type TextPreview,
 } from '../runtime/index.js';
 
-export const BROWSER_CHANNEL = 'socketio';
-export const BROWSER_POST_PATH = '/webhooks/socketio/webhook';
-export const BROWSER_STREAM_PATH = '/webhooks/socketio/stream/{sender}';
+export const BROWSER_CHANNEL = WEB_CHAT_CHANNEL;
+export const BROWSER_STREAM_PATH = WEB_CHAT_STREAM_PATH;
 
 /** How long a stream may be quiet before it sends a comment. */
 const KEEP_ALIVE_MS = 15_000;
@@ -82,23 +85,7 @@ export function browserChannel(context: ChannelContext, options: BrowserChannelO
     name: BROWSER_CHANNEL,
     streams: true,
     routes: [
-      {
-        method: 'POST',
-        path: BROWSER_POST_PATH,
-        authenticated: true,
-        handle: async (request) => {
-          const body = parseRestWebhook(request.body, headerOf(request, 'content-type'));
-          if (!ownSessionId(body.sender)) {
-            throw new HttpError(
-              400,
-              "sender: a browser conversation's id has no colon (those are the platforms')",
-            );
-          }
-          const job = restMessageJob(body, context.newId, BROWSER_CHANNEL);
-          await context.queue.enqueue([job]);
-          return { status: 202, body: { queued: job.id } };
-        },
-      },
+      webChatPostRoute(context),
       {
         method: 'GET',
         path: BROWSER_STREAM_PATH,
@@ -196,14 +183,6 @@ export function socketIoMessage(message: BotMessage): Record<string, unknown> {
 }
 
 const SOCKET_IO_PURPOSE = "Serving Rasa's socketio channel (credentials.yml's socketio block)";
-
-/**
- * Whether a socket.io client may name `id` as its session: a sender id of its own kind. Ids with
- * a colon are the messaging platforms' (`slack:…`, `telegram:…`), which a browser must not join.
- */
-function ownSessionId(id: unknown): id is string {
-  return typeof id === 'string' && !id.includes(':') && senderIdProblem(id) === undefined;
-}
 
 /**
  * Serves Rasa's socket.io protocol on the local stack's HTTP server: a client asks for a session

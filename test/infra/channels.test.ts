@@ -17,6 +17,9 @@ twilio:
   account_sid: AC0123
   auth_token: \${TWILIO_AUTH_TOKEN}
   twilio_number: "+14155550100"
+socketio:
+  user_message_evt: user_uttered
+  bot_message_evt: bot_uttered
 rasa:
   url: http://localhost:5002/api
 `;
@@ -39,8 +42,24 @@ describe('StatelessStack with the messaging channels of credentials.yml', () => 
         'POST /webhooks/slack/webhook',
         'POST /webhooks/telegram/webhook',
         'POST /webhooks/twilio/webhook',
+        'POST /webhooks/socketio/webhook',
       ]),
     );
+  });
+
+  it("streams the web chat's messages from a function of its own that only reads the table", () => {
+    const methods = Object.values(built.template.findResources('AWS::ApiGateway::Method'));
+    const stream = methods.filter((m) => m.Properties.HttpMethod === 'GET');
+    expect(stream).toHaveLength(1);
+    expect(JSON.stringify(stream[0]?.Properties.Integration)).toContain('STREAM');
+    const resources = Object.values(built.template.findResources('AWS::ApiGateway::Resource')).map(
+      (r) => r.Properties.PathPart,
+    );
+    expect(resources).toEqual(expect.arrayContaining(['socketio', 'stream', '{sender}']));
+    const statements = JSON.stringify(statementsOf(built, 'WebChat'));
+    expect(statements).toContain('dynamodb:Query');
+    expect(statements).not.toMatch(/dynamodb:(PutItem|UpdateItem|DeleteItem)|sqs:SendMessage/);
+    expect(Object.keys(built.template.findOutputs('WebChatStreamUrl'))).toHaveLength(1);
   });
 
   it('gives the webhook and the worker the channels’ settings, with secrets as names only', () => {
@@ -48,7 +67,13 @@ describe('StatelessStack with the messaging channels of credentials.yml', () => 
       const variables = (functionProps(built, name).Environment as { Variables: object })
         .Variables as Record<string, string>;
       const channels = JSON.parse(variables.CHANNELS ?? 'null');
-      expect(Object.keys(channels).sort()).toEqual(['callback', 'slack', 'telegram', 'twilio']);
+      expect(Object.keys(channels).sort()).toEqual([
+        'callback',
+        'slack',
+        'socketio',
+        'telegram',
+        'twilio',
+      ]);
       expect(channels.slack.slack_signing_secret).toEqual({ secret: 'SLACK_SIGNING_SECRET' });
     }
   });

@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import { A2AServer } from '../../infra/constructs/a2aServer.js';
 import type { HandlerFunction } from '../../infra/constructs/handlerFunction.js';
+import { WebChat } from '../../infra/constructs/webChat.js';
 import type { StatelessStack } from '../../infra/statelessStack.js';
 import { tempDir } from '../helpers/tempDirs.js';
 
@@ -20,6 +21,10 @@ export const FUNCTIONS = {
   A2APush: 'a2aPush',
   A2AServer: 'a2aServer',
 } as const;
+
+/** Functions only some projects have: the web chat's (credentials.yml's `socketio`). */
+const OPTIONAL_FUNCTIONS = { WebChat: 'webChat' } as const;
+export type FunctionName = keyof typeof FUNCTIONS | keyof typeof OPTIONAL_FUNCTIONS;
 
 export interface Built {
   readonly stack: StatelessStack;
@@ -56,15 +61,15 @@ export async function build(
  * A function of the stack (the A2A push receiver exists only for projects with A2A agents, the
  * A2A server only for projects with `a2a_server`).
  */
-export function handlerOf(built: Built, name: keyof typeof FUNCTIONS): HandlerFunction {
-  const member = built.stack[FUNCTIONS[name]];
-  const fn = member instanceof A2AServer ? member.function : member;
+export function handlerOf(built: Built, name: FunctionName): HandlerFunction {
+  const member = built.stack[{ ...FUNCTIONS, ...OPTIONAL_FUNCTIONS }[name]];
+  const fn = member instanceof A2AServer || member instanceof WebChat ? member.function : member;
   if (!fn) throw new Error(`the stack has no ${name} function`);
   return fn;
 }
 
 /** The event source mapping that feeds a function. */
-export function eventSourceOf(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown> {
+export function eventSourceOf(built: Built, name: FunctionName): Record<string, unknown> {
   const fn = logicalId(built.stack, handlerOf(built, name).function);
   const mappings = Object.values(
     built.template.findResources('AWS::Lambda::EventSourceMapping', {
@@ -76,7 +81,7 @@ export function eventSourceOf(built: Built, name: keyof typeof FUNCTIONS): Recor
 }
 
 /** The CloudFormation properties of a function. */
-export function functionProps(built: Built, name: keyof typeof FUNCTIONS): Record<string, unknown> {
+export function functionProps(built: Built, name: FunctionName): Record<string, unknown> {
   const id = logicalId(built.stack, handlerOf(built, name).function);
   return built.template.toJSON().Resources[id].Properties;
 }
@@ -103,7 +108,7 @@ export const logicalId = (stack: Stack, construct: { node: { defaultChild?: unkn
   stack.getLogicalId(construct.node.defaultChild as never);
 
 /** A function's bundle: its asset directory in the cloud assembly. */
-export function bundleDir(built: Built, name: keyof typeof FUNCTIONS): string {
+export function bundleDir(built: Built, name: FunctionName): string {
   const id = logicalId(built.stack, handlerOf(built, name).function);
   const fn = built.template.toJSON().Resources[id];
   const key = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
@@ -113,7 +118,7 @@ export function bundleDir(built: Built, name: keyof typeof FUNCTIONS): string {
 /** The code of a function's bundle, `index.mjs` and its chunks, and its size in bytes. */
 export async function bundleCode(
   built: Built,
-  name: keyof typeof FUNCTIONS,
+  name: FunctionName,
 ): Promise<{ readonly code: string; readonly bytes: number; readonly files: readonly string[] }> {
   const dir = bundleDir(built, name);
   const files = (await readdir(dir, { recursive: true }))
@@ -128,10 +133,7 @@ export async function bundleCode(
 }
 
 /** Every IAM statement of a function's role. */
-export function statementsOf(
-  built: Built,
-  name: keyof typeof FUNCTIONS,
-): Record<string, unknown>[] {
+export function statementsOf(built: Built, name: FunctionName): Record<string, unknown>[] {
   const role = logicalId(built.stack, handlerOf(built, name).role);
   const policies = built.template.findResources('AWS::IAM::Policy', {
     Properties: { Roles: [{ Ref: role }] },

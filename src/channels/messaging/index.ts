@@ -1,5 +1,6 @@
 import type { ChannelSettings } from '../../assistant/index.js';
 import type { Channel, ChannelContext } from '../../runtime/index.js';
+import { WEB_CHAT_POST_PATH } from '../webChat.js';
 import { CALLBACK_PATH, callbackChannel } from './callback.js';
 import type { MessagingDeps } from './deps.js';
 import { SLACK_PATH, slackChannel } from './slack.js';
@@ -42,14 +43,16 @@ export function messagingChannels(
 }
 
 /**
- * The webhook path of each messaging channel a deployment serves over HTTP (all `POST`);
- * `socketio` is the local stack's alone.
+ * The webhook path of each channel a deployment serves over its HTTP API (all `POST`): the
+ * messaging channels, and the web chat's messages (`socketio`, whose stream a function of its own
+ * serves).
  */
 export const MESSAGING_PATHS = {
   callback: CALLBACK_PATH,
   slack: SLACK_PATH,
   telegram: TELEGRAM_PATH,
   twilio: TWILIO_PATH,
+  socketio: WEB_CHAT_POST_PATH,
 } as const;
 
 /** The webhook paths of the channels `settings` configures, for the deployed API's routes. */
