@@ -130,7 +130,7 @@ export const IGNORED_KEYS: Readonly<Record<FileKind, readonly IgnoredKeyRule[]>>
       pattern: pattern('*'),
       unless: [...CHANNELS],
       reason:
-        'not a channel Switchboard serves: it serves rest, callback, slack, telegram, twilio and (locally) socketio',
+        'not a channel Switchboard serves: it serves rest, callback, slack, telegram, twilio and socketio (the web chat)',
     },
     because(
       'slack.slack_retry_reason_header',

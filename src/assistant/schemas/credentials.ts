@@ -61,7 +61,7 @@ export const TwilioChannelSettings = strictObject({
 });
 export type TwilioChannelSettings = z.infer<typeof TwilioChannelSettings>;
 
-/** Rasa's `socketio` channel, served by the local stack for Rasa's chat widgets. */
+/** Rasa's `socketio` channel: locally Rasa's socket.io protocol and server-sent events; deployed, the web chat. */
 export const SocketIoChannelSettings = strictObject({
   user_message_evt: NonEmptyString.optional(),
   bot_message_evt: NonEmptyString.optional(),
