@@ -1,55 +1,25 @@
-import { Writable } from 'node:stream';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Job } from '../../../src/runtime/index.js';
 import { GREET_FILES, writeProject } from '../../helpers/project.js';
 import {
   type FunctionsHarness,
   lambdaContext,
+  provideStreamingRuntime,
   type QueueHandler,
+  ResponseStream,
   restEvent,
+  runQueuedJobs,
   SECRET_PREFIX,
-  sqsEvent,
+  type StreamingHandler,
   startFunctionsHarness,
 } from './harness.js';
 
 const KEY = 'a2a-function-key';
 const PUSH_KEY_SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:a2a-push-AbCdEf';
 
-/** A response stream as Lambda gives a streaming handler: what it writes, and its status line. */
-class ResponseStream extends Writable {
-  readonly chunks: string[] = [];
-  metadata: { statusCode?: number; headers?: Record<string, string> } = {};
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    this.chunks.push(chunk.toString('utf8'));
-    done();
-  }
-  get text(): string {
-    return this.chunks.join('');
-  }
-}
-
-// What the Lambda runtime provides a streaming function with.
-Object.assign(globalThis, {
-  awslambda: {
-    streamifyResponse: <T>(handler: T) => handler,
-    HttpResponseStream: {
-      from: (stream: ResponseStream, metadata: ResponseStream['metadata']) => {
-        stream.metadata = metadata;
-        return stream;
-      },
-    },
-  },
-});
-
-type StreamingHandler = (
-  event: APIGatewayProxyEvent,
-  stream: ResponseStream,
-  context: Context,
-) => Promise<void>;
+provideStreamingRuntime();
 
 const PROJECT = {
   'config.yml': 'pipeline:\n  - name: CompactLLMCommandGenerator\n',
@@ -96,18 +66,7 @@ describe('A2A server function', () => {
       headers: { 'a2a-version': '1.0', 'x-api-key': KEY, ...headers },
     });
   /** Runs the jobs queued now on the worker, and removes them from the queue, as SQS would. */
-  const runQueuedJobs = async () => {
-    const QueueUrl = harness.queues.jobsQueueUrl;
-    const { Messages = [] } = await harness.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
-    );
-    const jobs = Messages.map((m) => Job.parse(JSON.parse(m.Body ?? '')));
-    if (jobs.length > 0) await worker(sqsEvent(jobs, { fifo: true }), lambdaContext('worker'));
-    for (const { ReceiptHandle } of Messages) {
-      await harness.sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle }));
-    }
-    return jobs.length;
-  };
+  const runQueued = () => runQueuedJobs(harness, worker);
 
   it('answers the card with the interfaces at the stage callers used, whatever prefix they send', async () => {
     const answer = await call(
@@ -140,7 +99,7 @@ describe('A2A server function', () => {
     const sent = await call(rpc('SendMessage', message('/greet')));
     const task = JSON.parse(sent.text).result.task;
     expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
-    expect(await runQueuedJobs()).toBe(1);
+    expect(await runQueued()).toBe(1);
     const read = JSON.parse((await call(rpc('GetTask', { id: task.id }))).text).result;
     expect(read.status).toMatchObject({
       state: 'TASK_STATE_INPUT_REQUIRED',
@@ -153,7 +112,7 @@ describe('A2A server function', () => {
       streaming,
       lambdaContext('a2a-server'),
     );
-    while ((await runQueuedJobs()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await runQueued()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     await answered;
     expect(streaming.metadata).toMatchObject({
       statusCode: 200,

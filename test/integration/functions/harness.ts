@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   APIGatewayProxyEvent,
@@ -279,4 +280,59 @@ export function restEvent(
       stage: 'stream',
     },
   };
+}
+
+/** A response stream as Lambda gives a streaming handler: what it writes, and its status line. */
+export class ResponseStream extends Writable {
+  readonly chunks: string[] = [];
+  metadata: { statusCode?: number; headers?: Record<string, string> } = {};
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.chunks.push(chunk.toString('utf8'));
+    done();
+  }
+  get text(): string {
+    return this.chunks.join('');
+  }
+}
+
+/** A handler behind a REST API route with response streaming. */
+export type StreamingHandler = (
+  event: APIGatewayProxyEvent,
+  stream: ResponseStream,
+  context: Context,
+) => Promise<void>;
+
+/** What the Lambda runtime gives a streaming function (`awslambda`), for the test's process. */
+export function provideStreamingRuntime(): void {
+  Object.assign(globalThis, {
+    awslambda: {
+      streamifyResponse: <T>(handler: T) => handler,
+      HttpResponseStream: {
+        from: (stream: ResponseStream, metadata: ResponseStream['metadata']) => {
+          stream.metadata = metadata;
+          return stream;
+        },
+      },
+    },
+  });
+}
+
+/**
+ * Runs the jobs queued now on the worker and removes them from the queue, as SQS would; returns
+ * how many there were.
+ */
+export async function runQueuedJobs(
+  harness: FunctionsHarness,
+  worker: QueueHandler,
+): Promise<number> {
+  const QueueUrl = harness.queues.jobsQueueUrl;
+  const { Messages = [] } = await harness.sqs.send(
+    new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+  );
+  const jobs = Messages.map((m) => Job.parse(JSON.parse(m.Body ?? '')));
+  if (jobs.length > 0) await worker(sqsEvent(jobs, { fifo: true }), lambdaContext('worker'));
+  for (const { ReceiptHandle } of Messages) {
+    await harness.sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle }));
+  }
+  return jobs.length;
 }

@@ -1,60 +1,31 @@
-import { Writable } from 'node:stream';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type {
-  APIGatewayProxyEvent,
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Job } from '../../../src/runtime/index.js';
 import { GREET_FILES, writeProject } from '../../helpers/project.js';
 import {
   type FunctionsHarness,
   httpEvent,
   lambdaContext,
+  provideStreamingRuntime,
   type QueueHandler,
+  ResponseStream,
   restEvent,
+  runQueuedJobs,
   SECRET_PREFIX,
-  sqsEvent,
+  type StreamingHandler,
   startFunctionsHarness,
 } from './harness.js';
 
 const TOKEN_SECRET = `${SECRET_PREFIX}SWITCHBOARD_REST_TOKEN`;
 const TOKEN = 'web-chat-token';
 
-/** A response stream as Lambda gives a streaming handler. */
-class ResponseStream extends Writable {
-  readonly chunks: string[] = [];
-  metadata: { statusCode?: number; headers?: Record<string, string> } = {};
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    this.chunks.push(chunk.toString('utf8'));
-    done();
-  }
-  get text(): string {
-    return this.chunks.join('');
-  }
-}
+provideStreamingRuntime();
 
-Object.assign(globalThis, {
-  awslambda: {
-    streamifyResponse: <T>(handler: T) => handler,
-    HttpResponseStream: {
-      from: (stream: ResponseStream, metadata: ResponseStream['metadata']) => {
-        stream.metadata = metadata;
-        return stream;
-      },
-    },
-  },
-});
-
-type StreamingHandler = (
-  event: APIGatewayProxyEvent,
-  stream: ResponseStream,
-  context: Context,
-) => Promise<void>;
 type HttpHandler = (
   event: APIGatewayProxyEventV2,
   context: Context,
@@ -104,18 +75,7 @@ describe('web chat functions', () => {
     await harness?.close();
   });
 
-  const runQueuedJobs = async () => {
-    const QueueUrl = harness.queues.jobsQueueUrl;
-    const { Messages = [] } = await harness.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
-    );
-    const jobs = Messages.map((m) => Job.parse(JSON.parse(m.Body ?? '')));
-    if (jobs.length > 0) await worker(sqsEvent(jobs, { fifo: true }), lambdaContext('worker'));
-    for (const { ReceiptHandle } of Messages) {
-      await harness.sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle }));
-    }
-    return jobs.length;
-  };
+  const runQueued = () => runQueuedJobs(harness, worker);
   const post = (sender: string, message: string) =>
     webhook(
       httpEvent('POST', '/webhooks/socketio/webhook', {
@@ -139,7 +99,7 @@ describe('web chat functions', () => {
   it('takes a message at the webhook, and streams the bot messages the worker commits, each with its id', async () => {
     const accepted = await post('browser-1', '/greet');
     expect(accepted.statusCode).toBe(202);
-    expect(await runQueuedJobs()).toBe(1);
+    expect(await runQueued()).toBe(1);
 
     const first = await read('browser-1', { 'last-event-id': '-1' });
     expect(first.metadata).toMatchObject({
@@ -151,7 +111,7 @@ describe('web chat functions', () => {
 
     // A client back with the id of the last message it got hears only what came after it.
     await post('browser-1', '/SetSlots(name=Ada)');
-    await runQueuedJobs();
+    await runQueued();
     const again = await read('browser-1', { 'last-event-id': said[0]?.id ?? '' });
     const after = messagesOf(again.text).map((m) => m.text);
     expect(after[0]).toBe('Hello, Ada!');
@@ -160,7 +120,7 @@ describe('web chat functions', () => {
 
   it('starts a stream with what is said from then on when the client names no event', async () => {
     await post('browser-2', '/greet');
-    await runQueuedJobs();
+    await runQueued();
     const response = new ResponseStream();
     const reading = stream(
       restEvent('GET', '/webhooks/socketio/stream/browser-2', {
@@ -174,7 +134,7 @@ describe('web chat functions', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await post('browser-2', '/SetSlots(name=Grace)');
-    await runQueuedJobs();
+    await runQueued();
     await reading;
     const said = messagesOf(response.text).map((m) => m.text);
     expect(said[0]).toBe('Hello, Grace!');
