@@ -1,6 +1,7 @@
 import { SecretNotFoundError } from '../../src/adapters/secretErrors.js';
 import { describeError } from '../../src/resilience/index.js';
 import {
+  BlankSecretError,
   BlankTokenError,
   type HttpApi,
   type HttpRequest,
@@ -34,6 +35,12 @@ export function responder(
       if (error instanceof SecretNotFoundError) {
         logger.error(faults.missing, { secret: error.secret });
         return notConfigured;
+      }
+      if (error instanceof BlankSecretError) {
+        logger.error('a secret the channel checks requests with is blank: put a value in it', {
+          secret: error.secret,
+        });
+        return { status: 503, body: { error: 'the channel is not configured' } };
       }
       if (error instanceof BlankTokenError) {
         logger.error(faults.blank, faults.blankSecret ? { secret: faults.blankSecret } : {});

@@ -45,6 +45,19 @@ export class BlankTokenError extends SwitchboardError {
   }
 }
 
+/**
+ * A secret a route checks requests with is configured but blank: a configuration fault, never a
+ * key anyone could sign with. The functions answer it 503 and log the secret's name. Code
+ * `SECRET_BLANK`.
+ */
+export class BlankSecretError extends SwitchboardError {
+  override readonly name = 'BlankSecretError';
+  override readonly code = 'SECRET_BLANK';
+  constructor(readonly secret: string) {
+    super(`the secret ${secret} is blank`);
+  }
+}
+
 /** Checks every route gets for parameters of these names. */
 const PARAM_CHECKS: Readonly<Record<string, ParamCheck>> = { sender: senderIdProblem };
 

@@ -29,6 +29,7 @@ export { createRuntime } from './createRuntime.js';
 export { deliverOutbox } from './delivery.js';
 export type { HttpApi, HttpApiOptions } from './httpApi.js';
 export {
+  BlankSecretError,
   BlankTokenError,
   bodyTooLarge,
   createHttpApi,

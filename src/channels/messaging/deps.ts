@@ -1,5 +1,5 @@
 import type { BackoffSchedule, Logger } from '../../resilience/index.js';
-import type { ChannelContext, SecretStore } from '../../runtime/index.js';
+import { BlankSecretError, type ChannelContext, type SecretStore } from '../../runtime/index.js';
 
 /** The messaging platforms whose APIs the channels call. */
 export type PlatformName = 'slack' | 'telegram' | 'twilio';
@@ -18,6 +18,16 @@ export interface MessagingDeps {
    * through a proxy, and for tests against a fake platform on loopback.
    */
   readonly apiRoots?: Partial<Readonly<Record<PlatformName, string>>>;
+}
+
+/**
+ * A secret requests are checked with (a signing key): a blank one is refused as a configuration
+ * fault (`BlankSecretError`), never used as an empty key anyone could sign with.
+ */
+export async function checkingSecret(secrets: SecretStore, name: string): Promise<string> {
+  const value = await secrets.get(name);
+  if (value.trim() === '') throw new BlankSecretError(name);
+  return value;
 }
 
 /** The platforms' public API roots. */

@@ -24,7 +24,7 @@ import {
   sameSecret,
   senderIdProblem,
 } from '../../runtime/index.js';
-import { type MessagingDeps, outputDeps } from './deps.js';
+import { checkingSecret, type MessagingDeps, outputDeps } from './deps.js';
 import { conversationOf, inboundJob } from './inbound.js';
 import { messagingOutput } from './outbound.js';
 import { SLACK_CHANNEL, sendToSlack } from './slackOutput.js';
@@ -112,7 +112,7 @@ async function receive(
   deps: MessagingDeps,
 ): Promise<HttpResponse> {
   await verifySignature(request, context.now(), () =>
-    deps.secrets.get(settings.slack_signing_secret.secret),
+    checkingSecret(deps.secrets, settings.slack_signing_secret.secret),
   );
   const parsed = parseRequest(request, settings);
   switch (parsed.kind) {

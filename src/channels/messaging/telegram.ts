@@ -19,7 +19,7 @@ import {
   sameSecret,
   senderIdProblem,
 } from '../../runtime/index.js';
-import { apiRoot, type MessagingDeps, outputDeps } from './deps.js';
+import { apiRoot, checkingSecret, type MessagingDeps, outputDeps } from './deps.js';
 import { conversationOf, type InboundMessage, inboundJob, platformIdOf } from './inbound.js';
 import { callPlatform, messagingOutput, PlatformError } from './outbound.js';
 import { type BotApiCall, botApiCalls } from './telegramMessages.js';
@@ -118,8 +118,8 @@ async function verify(
   if (given === undefined) {
     throw new HttpError(401, 'missing X-Telegram-Bot-Api-Secret-Token header');
   }
-  const expected = await deps.secrets.get(settings.secret_token.secret);
-  if (expected === '' || !sameSecret(given, expected)) {
+  const expected = await checkingSecret(deps.secrets, settings.secret_token.secret);
+  if (!sameSecret(given, expected)) {
     throw new HttpError(401, 'wrong X-Telegram-Bot-Api-Secret-Token header');
   }
 }

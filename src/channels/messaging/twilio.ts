@@ -22,7 +22,7 @@ import {
   sameSecret,
   senderIdProblem,
 } from '../../runtime/index.js';
-import { apiRoot, type MessagingDeps, outputDeps } from './deps.js';
+import { apiRoot, checkingSecret, type MessagingDeps, outputDeps } from './deps.js';
 import { conversationOf, type InboundMessage, inboundJob, platformIdOf } from './inbound.js';
 import { callPlatform, messagingOutput, PlatformError, splitText } from './outbound.js';
 
@@ -54,7 +54,8 @@ export function twilioChannel(
         handle: async (request) => {
           requireContentType(headerOf(request, 'content-type'), [FORM], 'form-encoded');
           const form = new URLSearchParams(request.body ?? '');
-          verifySignature(request, form, await authToken(), settings.webhook_url);
+          const key = await checkingSecret(deps.secrets, settings.auth_token.secret);
+          verifySignature(request, form, key, settings.webhook_url);
           const message = inboundMessage(form);
           if (message) await context.queue.enqueue([inboundJob(TWILIO_CHANNEL, message)]);
           return { status: 204, body: undefined };

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -11,6 +12,7 @@ import {
 } from './harness.js';
 
 const TOKEN_SECRET = `${SECRET_PREFIX}SWITCHBOARD_REST_TOKEN`;
+const SIGNING_SECRET = `${SECRET_PREFIX}SLACK_SIGNING_SECRET`;
 const BLANK = ' \t ';
 
 type Handler = (
@@ -27,11 +29,19 @@ describe('webhook function with a blank token secret', () => {
   beforeAll(async () => {
     secrets
       .on(GetSecretValueCommand, { SecretId: TOKEN_SECRET })
-      .resolves({ Name: TOKEN_SECRET, SecretString: BLANK });
+      .resolves({ Name: TOKEN_SECRET, SecretString: BLANK })
+      .on(GetSecretValueCommand, { SecretId: SIGNING_SECRET })
+      .resolves({ Name: SIGNING_SECRET, SecretString: BLANK });
     harness = await startFunctionsHarness({
       REST_TOKEN_SECRET: TOKEN_SECRET,
       REPLY_WAIT_MS: '0',
       POWERTOOLS_LOG_LEVEL: 'ERROR',
+      CHANNELS: JSON.stringify({
+        slack: {
+          slack_token: { secret: 'SLACK_TOKEN' },
+          slack_signing_secret: { secret: 'SLACK_SIGNING_SECRET' },
+        },
+      }),
     });
     ({ handler } = await import('../../../functions/webhook.js'));
   });
@@ -76,5 +86,33 @@ describe('webhook function with a blank token secret', () => {
       expect(line).not.toContain(JSON.stringify(BLANK));
     }
     expect(await harness.receiveJobs(harness.queues.jobsQueueUrl)).toEqual([]);
+  });
+
+  it('answers 503 to a Slack request signed with a blank signing secret, never taking it as a key', async () => {
+    const body = JSON.stringify({ type: 'url_verification', challenge: 'forged' });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = `v0=${createHmac('sha256', BLANK).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+    const errors: string[] = [];
+    const record = (chunk: unknown) => {
+      errors.push(String(chunk));
+      return true;
+    };
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(record);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(record);
+    let result: APIGatewayProxyStructuredResultV2;
+    try {
+      result = await call(
+        httpEvent('POST', '/webhooks/slack/webhook', {
+          body,
+          headers: { 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature },
+        }),
+      );
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+    expect(result.statusCode).toBe(503);
+    expect(JSON.parse(String(result.body))).toEqual({ error: 'the channel is not configured' });
+    expect(errors.join('')).toContain(SIGNING_SECRET.replace(SECRET_PREFIX, ''));
   });
 });

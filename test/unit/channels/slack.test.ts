@@ -7,7 +7,12 @@ import { SLACK_PATH, slackChannel } from '../../../src/channels/messaging/slack.
 import { escapeText } from '../../../src/channels/messaging/slackOutput.js';
 import type { BotMessage } from '../../../src/dialogue/index.js';
 import type { LogFields } from '../../../src/resilience/index.js';
-import { createHttpApi, type Job, type OutputChannel } from '../../../src/runtime/index.js';
+import {
+  BlankSecretError,
+  createHttpApi,
+  type Job,
+  type OutputChannel,
+} from '../../../src/runtime/index.js';
 import { recordingContext } from '../../helpers/channelContext.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
 
@@ -178,6 +183,17 @@ describe('the Slack webhook', () => {
     const body = messageEvent();
     const answer = await api.handle(post(body, undefined, signed(body, NOW_S, 'not-the-secret')));
     expect(answer).toEqual({ status: 401, body: { error: 'the Slack signature does not match' } });
+    expect(queued).toEqual([]);
+  });
+
+  it('never takes a blank signing secret as a key: a request signed with it is a configuration fault', async () => {
+    const { api, queued } = slackHarness({
+      deps: { secrets: { get: async (name) => (name === 'SLACK_SIGNING_SECRET' ? ' ' : 'x') } },
+    });
+    const body = messageEvent();
+    await expect(
+      api.handle(post(body, undefined, signed(body, NOW_S, ' '))),
+    ).rejects.toBeInstanceOf(BlankSecretError);
     expect(queued).toEqual([]);
   });
 

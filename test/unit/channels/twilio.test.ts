@@ -2,7 +2,12 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { senderFor, TWILIO_PATH, twilioChannel } from '../../../src/channels/messaging/twilio.js';
 import type { Logger } from '../../../src/resilience/index.js';
-import { createHttpApi, type HttpResponse, type Job } from '../../../src/runtime/index.js';
+import {
+  BlankSecretError,
+  createHttpApi,
+  type HttpResponse,
+  type Job,
+} from '../../../src/runtime/index.js';
 import { oneMessageBatch, recordingContext } from '../../helpers/channelContext.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
 
@@ -146,6 +151,13 @@ describe('the Twilio webhook', () => {
     const forged = sign('another-token', URL, sms());
     const answer = await twilio.post(sms(), { signature: forged });
     expect(answer.status).toBe(401);
+    expect(twilio.queued).toEqual([]);
+  });
+
+  it('never takes a blank auth token as a key: a request signed with it is a configuration fault', async () => {
+    const twilio = harness({}, '');
+    const signature = sign('', URL, sms());
+    await expect(twilio.post(sms(), { signature })).rejects.toBeInstanceOf(BlankSecretError);
     expect(twilio.queued).toEqual([]);
   });
 
