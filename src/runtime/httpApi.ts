@@ -47,8 +47,8 @@ export class BlankTokenError extends SwitchboardError {
 
 /**
  * A secret a route checks requests with is configured but blank: a configuration fault, never a
- * key anyone could sign with. The functions answer it 503 and log the secret's name. Code
- * `SECRET_BLANK`.
+ * key anyone could sign with. The functions answer it 503 and log the secret's name.
+ * Code `SECRET_BLANK`.
  */
 export class BlankSecretError extends SwitchboardError {
   override readonly name = 'BlankSecretError';
