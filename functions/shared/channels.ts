@@ -6,7 +6,6 @@ import type { ChannelFactory } from '../../src/runtime/index.js';
 import { env, projectSecrets } from './aws.js';
 import { FunctionConfigError } from './env.js';
 import { logger } from './observability.js';
-import { awsRuntimeParts } from './parts.js';
 
 /** The messaging channels the deployment serves, from its `CHANNELS` setting. */
 function channelSettings(text: string | undefined): ChannelSettings | undefined {
@@ -32,7 +31,5 @@ export const deploymentChannels: ChannelFactory = (context) => [
   ...standardChannels(context),
   ...messagingChannels(context, settings, deps),
   // The web chat's messages come in here; its stream is the web chat function's.
-  ...(settings?.socketio
-    ? [webChatChannel(context, { store: awsRuntimeParts.store, streamLimitMs: 0 })]
-    : []),
+  ...(settings?.socketio ? [webChatChannel(context)] : []),
 ];

@@ -37,13 +37,9 @@ export async function readTracker(
 ): Promise<TrackerView> {
   const head = await store.load(senderId);
   if (!head) return emptyTrackerState(senderId);
-  const after = page.after ?? -1;
   const limit = page.limit ?? TRACKER_MAX_EVENTS;
-  const logged = await store.readEventPage(senderId, { after, limit });
-  const seen = new Set(logged.events.map((e) => e.seq));
-  const pending = (head.outbox?.events ?? []).filter((e) => e.seq > after && !seen.has(e.seq));
-  // Logged events come first and in order; an outbox's are the latest.
-  const events = [...logged.events, ...pending];
+  const logged = await eventsAfter(store, senderId, head, page.after ?? -1, limit);
+  const events = logged.events;
   const shown = events.slice(0, limit);
   const view = rasaTrackerState({
     senderId,
@@ -55,6 +51,26 @@ export async function readTracker(
   const last = shown.at(-1);
   const truncated = logged.more || events.length > limit;
   return truncated && last ? { ...view, truncated: true, next_after: last.seq } : view;
+}
+
+/**
+ * A conversation's events after the event `after`: a page of the logged ones (at most `limit`),
+ * then, when the page reaches the log's end, those of the head's outbox not logged yet, which are
+ * the latest. `more` says the log holds more than the page.
+ */
+export async function eventsAfter(
+  store: ConversationStore,
+  senderId: string,
+  head: ConversationHead,
+  after: number,
+  limit: number,
+): Promise<{ events: SequencedEvent[]; more: boolean }> {
+  const logged = await store.readEventPage(senderId, { after, limit });
+  const seen = new Set(logged.events.map((e) => e.seq));
+  const pending = logged.more
+    ? []
+    : (head.outbox?.events ?? []).filter((e) => e.seq > after && !seen.has(e.seq));
+  return { events: [...logged.events, ...pending], more: logged.more };
 }
 
 type UserEvent = Extract<DialogueEvent, { event: 'user' }>;

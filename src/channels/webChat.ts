@@ -20,9 +20,11 @@ import {
   type HttpResponse,
   headerOf,
   type Route,
+  type SequencedEvent,
   senderIdProblem,
 } from '../runtime/index.js';
 import { parseRestWebhook, restMessageJob } from './rest.js';
+import { eventsAfter } from './tracker.js';
 
 export const WEB_CHAT_CHANNEL = 'socketio';
 export const WEB_CHAT_POST_PATH = '/webhooks/socketio/webhook';
@@ -63,7 +65,7 @@ export function webChatPostRoute(context: ChannelContext): Route {
   };
 }
 
-export interface WebChatOptions {
+export interface WebChatStreamOptions {
   readonly store: ConversationStore;
   /** How long one stream goes on at most; then the client reconnects (`Last-Event-ID`). */
   readonly streamLimitMs: number;
@@ -71,44 +73,48 @@ export interface WebChatOptions {
 }
 
 /**
- * The deployed web chat. Its output delivers nothing: the stream reads the messages from the
- * conversation's events, which the commit wrote before any delivery.
+ * The deployed web chat: the route that takes the browser's messages, and, with `stream`, the one
+ * that streams the bot's (each served by its own function). Its output delivers nothing: the
+ * stream reads the messages from the conversation's events, which the commit wrote before any
+ * delivery.
  */
-export function webChatChannel(context: ChannelContext, options: WebChatOptions): Channel {
+export function webChatChannel(context: ChannelContext, stream?: WebChatStreamOptions): Channel {
   return {
     name: WEB_CHAT_CHANNEL,
     streams: false,
-    routes: [
-      webChatPostRoute(context),
-      {
-        method: 'GET',
-        path: WEB_CHAT_STREAM_PATH,
-        authenticated: true,
-        handle: async (request) => {
-          const sender = request.params.sender ?? '';
-          if (!ownSessionId(sender)) {
-            throw new HttpError(400, "sender: a browser conversation's id has no colon");
-          }
-          const query = new URLSearchParams(request.path.split('?')[1] ?? '');
-          const given = headerOf(request, 'last-event-id') ?? query.get('after') ?? undefined;
-          const after = given === undefined || given === '' ? undefined : Number(given);
-          if (after !== undefined && !(Number.isInteger(after) && after >= -1)) {
-            throw new HttpError(400, 'Last-Event-ID (or after) must be the id of an event');
-          }
-          // From the request on when the client names no event: read now, not when streaming starts.
-          const from = after ?? (await nextSeq(options.store, sender)) - 1;
-          return streamOf(context, options, sender, from);
-        },
-      },
-    ],
+    routes: [webChatPostRoute(context), ...(stream ? [streamRoute(context, stream)] : [])],
     output: { deliver: async () => undefined },
+  };
+}
+
+/** `GET /webhooks/socketio/stream/{sender}`: the conversation's bot messages as they come. */
+function streamRoute(context: ChannelContext, options: WebChatStreamOptions): Route {
+  return {
+    method: 'GET',
+    path: WEB_CHAT_STREAM_PATH,
+    authenticated: true,
+    handle: async (request) => {
+      const sender = request.params.sender ?? '';
+      if (!ownSessionId(sender)) {
+        throw new HttpError(400, "sender: a browser conversation's id has no colon");
+      }
+      const query = new URLSearchParams(request.path.split('?')[1] ?? '');
+      const given = headerOf(request, 'last-event-id') ?? query.get('after') ?? undefined;
+      const after = given === undefined || given === '' ? undefined : Number(given);
+      if (after !== undefined && !(Number.isInteger(after) && after >= -1)) {
+        throw new HttpError(400, 'Last-Event-ID (or after) must be the id of an event');
+      }
+      // From the request on when the client names no event: read now, not when streaming starts.
+      const from = after ?? (await nextSeq(options.store, sender)) - 1;
+      return streamOf(context, options, sender, from);
+    },
   };
 }
 
 /** The conversation's bot messages after the event `after`, as server-sent events. */
 function streamOf(
   context: ChannelContext,
-  options: WebChatOptions,
+  options: WebChatStreamOptions,
   sender: string,
   after: number,
 ): HttpResponse {
@@ -119,7 +125,7 @@ function streamOf(
     let quietSince = began;
     yield ': following\n\n';
     while (!context.stopping?.aborted && context.now() - began < options.streamLimitMs) {
-      const events = await eventsAfter(options.store, sender, seen);
+      const { events, more } = await newEvents(options.store, sender, seen);
       for (const { seq, event } of events) {
         seen = seq;
         if (event.event !== 'bot') continue;
@@ -127,7 +133,7 @@ function streamOf(
         const message = botMessageOf(event);
         yield `event: message\nid: ${seq}\ndata: ${JSON.stringify({ id: String(seq), message })}\n\n`;
       }
-      if (events.length >= PAGE) continue;
+      if (more) continue;
       if (context.now() - quietSince >= KEEP_ALIVE_MS) {
         quietSince = context.now();
         yield ': keep-alive\n\n';
@@ -148,18 +154,18 @@ async function nextSeq(store: ConversationStore, sender: string): Promise<number
   return (await store.load(sender))?.nextSeq ?? 0;
 }
 
-/** Events after `after`: those logged, then those of an outbox not delivered yet. */
-async function eventsAfter(
+/**
+ * The events after `seen`: none, at the cost of one read, while the conversation has no newer
+ * ones (an open stream's usual state); else a page of the log and the outbox.
+ */
+async function newEvents(
   store: ConversationStore,
   sender: string,
-  after: number,
-): Promise<{ seq: number; event: DialogueEvent }[]> {
-  const page = await store.readEventPage(sender, { after, limit: PAGE });
-  if (page.events.length >= PAGE) return page.events;
+  seen: number,
+): Promise<{ events: SequencedEvent[]; more: boolean }> {
   const head = await store.load(sender);
-  const logged = new Set(page.events.map((e) => e.seq));
-  const pending = (head?.outbox?.events ?? []).filter((e) => e.seq > after && !logged.has(e.seq));
-  return [...page.events, ...pending].sort((a, b) => a.seq - b.seq);
+  if (!head || head.nextSeq - 1 <= seen) return { events: [], more: false };
+  return eventsAfter(store, sender, head, seen, PAGE);
 }
 
 function botMessageOf(event: Extract<DialogueEvent, { event: 'bot' }>): BotMessage {
