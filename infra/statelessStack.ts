@@ -1,7 +1,6 @@
-import { ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -22,6 +21,7 @@ import { A2AServer } from './constructs/a2aServer.js';
 import { FailedJobsAlarm } from './constructs/failedJobsAlarm.js';
 import { HandlerFunction } from './constructs/handlerFunction.js';
 import { HttpEndpoint } from './constructs/httpEndpoint.js';
+import { secretReadStatement } from './constructs/secretAccess.js';
 import { WebChat } from './constructs/webChat.js';
 import type { DeploySettings } from './context.js';
 import { WEBHOOK_TIMEOUT, webhookThrottle } from './webhookThrottle.js';
@@ -212,18 +212,10 @@ export class StatelessStack extends Stack {
     }
     if (props.secretNames.length > 0) {
       this.worker.role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['secretsmanager:GetSecretValue'],
-          // Secrets Manager appends six random characters to a secret's name in its ARN.
-          resources: props.secretNames.map((name) =>
-            this.formatArn({
-              service: 'secretsmanager',
-              resource: 'secret',
-              resourceName: `${prefix}${name}-??????`,
-              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-            }),
-          ),
-        }),
+        secretReadStatement(
+          this,
+          props.secretNames.map((name) => `${prefix}${name}`),
+        ),
       );
       const patterns = props.secretNames.filter((name) => name.includes('*'));
       acknowledgeConversationSecrets(
@@ -240,17 +232,10 @@ export class StatelessStack extends Stack {
     const channelSecrets = channelSecretNames(props.channels);
     if (channelSecrets.length > 0) {
       this.webhook.role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['secretsmanager:GetSecretValue'],
-          resources: channelSecrets.map((name) =>
-            this.formatArn({
-              service: 'secretsmanager',
-              resource: 'secret',
-              resourceName: `${prefix}${name}-??????`,
-              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-            }),
-          ),
-        }),
+        secretReadStatement(
+          this,
+          channelSecrets.map((name) => `${prefix}${name}`),
+        ),
       );
     }
 

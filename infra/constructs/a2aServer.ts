@@ -1,12 +1,12 @@
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { HandlerFunction } from './handlerFunction.js';
+import { secretReadStatement } from './secretAccess.js';
 import { StreamingEndpoint } from './streamingEndpoint.js';
 
 /** How long an A2A request (a stream, at most) may take: streams end a minute earlier. */
@@ -74,27 +74,11 @@ export class A2AServer extends Construct {
     props.jobsQueue.grantSendMessages(role);
     props.delayQueue.grantSendMessages(role);
     props.pushKey.grantRead(role);
-    const stack = Stack.of(this);
     const names = [
       ...props.secretNames.map((name) => `${props.secretPrefix}${name}`),
       ...(props.restTokenSecret ? [props.restTokenSecret] : []),
     ];
-    if (names.length > 0) {
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['secretsmanager:GetSecretValue'],
-          // Secrets Manager appends six random characters to a secret's name in its ARN.
-          resources: names.map((name) =>
-            stack.formatArn({
-              service: 'secretsmanager',
-              resource: 'secret',
-              resourceName: `${name}-??????`,
-              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-            }),
-          ),
-        }),
-      );
-    }
+    if (names.length > 0) role.addToPrincipalPolicy(secretReadStatement(this, names));
     this.endpoint = new StreamingEndpoint(this, 'Endpoint', {
       description: 'Switchboard A2A server: /.well-known/agent-card.json and /a2a, streamed',
       handler: this.function.function,

@@ -1,11 +1,11 @@
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { WEB_CHAT_STREAM_PATH } from '../../src/channels/webChat.js';
 import { HandlerFunction } from './handlerFunction.js';
+import { secretReadStatement } from './secretAccess.js';
 import { StreamingEndpoint } from './streamingEndpoint.js';
 
 /** How long a web chat stream may take: streams end a minute earlier, and the client reconnects. */
@@ -52,20 +52,7 @@ export class WebChat extends Construct {
     const role = this.function.role;
     props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:Query');
     if (props.restTokenSecret) {
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['secretsmanager:GetSecretValue'],
-          // Secrets Manager appends six random characters to a secret's name in its ARN.
-          resources: [
-            Stack.of(this).formatArn({
-              service: 'secretsmanager',
-              resource: 'secret',
-              resourceName: `${props.restTokenSecret}-??????`,
-              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-            }),
-          ],
-        }),
-      );
+      role.addToPrincipalPolicy(secretReadStatement(this, [props.restTokenSecret]));
     }
     this.endpoint = new StreamingEndpoint(this, 'Endpoint', {
       description: 'Switchboard web chat: /webhooks/socketio/stream/{sender}, streamed',
