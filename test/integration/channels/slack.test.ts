@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlackChannelSettings } from '../../../src/assistant/index.js';
 import { standardChannels } from '../../../src/channels/index.js';
@@ -8,6 +7,7 @@ import type { Logger } from '../../../src/resilience/index.js';
 import type { ChannelContext, ChannelFactory, OutputChannel } from '../../../src/runtime/index.js';
 import { type FakePlatform, startFakePlatform } from '../../helpers/fakePlatform.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
+import { slackSignatureHeaders } from '../../helpers/platformSignatures.js';
 import { GREETING_PROJECT } from '../../helpers/project.js';
 import { runtimeSuite } from '../../helpers/runtime.js';
 
@@ -76,15 +76,12 @@ function directMessage(channel: string, user: string, text: string, eventId: str
 
 /** A request signed now with `secret` (the app's signing secret by default). */
 function signedPost(body: string, headers: Record<string, string> = {}, secret = SIGNING_SECRET) {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
   return {
     method: 'POST',
     path: SLACK_PATH,
     headers: {
       'content-type': 'application/json',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': `v0=${signature}`,
+      ...slackSignatureHeaders(body, Math.floor(Date.now() / 1000), secret),
       ...headers,
     },
     body,

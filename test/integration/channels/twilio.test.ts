@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardChannels } from '../../../src/channels/index.js';
 import { TWILIO_PATH, twilioChannel } from '../../../src/channels/messaging/twilio.js';
@@ -7,6 +6,7 @@ import type { ChannelFactory, Job } from '../../../src/runtime/index.js';
 import { oneMessageBatch, recordingContext } from '../../helpers/channelContext.js';
 import { type FakePlatform, startFakePlatform } from '../../helpers/fakePlatform.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
+import { twilioSignature } from '../../helpers/platformSignatures.js';
 import { GREETING_PROJECT } from '../../helpers/project.js';
 import { runtimeSuite } from '../../helpers/runtime.js';
 
@@ -46,11 +46,9 @@ function twilioChannels(warnings: string[] = []): ChannelFactory {
   ];
 }
 
-/** Twilio's signature, computed as its documentation describes it. */
+/** Twilio's signature of a form posted to `url`, with the number's auth token. */
 function sign(url: string, params: Record<string, string>): string {
-  const names = Object.keys(params).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const data = url + names.map((name) => name + params[name]).join('');
-  return createHmac('sha1', TOKEN).update(data).digest('base64');
+  return twilioSignature(TOKEN, url, params);
 }
 
 /** An incoming SMS as Twilio posts it. */

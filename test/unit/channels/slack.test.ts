@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { SlackChannelSettings } from '../../../src/assistant/index.js';
 import type { MessagingDeps } from '../../../src/channels/messaging/deps.js';
@@ -15,6 +14,7 @@ import {
 } from '../../../src/runtime/index.js';
 import { recordingContext } from '../../helpers/channelContext.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
+import { slackSignatureHeaders } from '../../helpers/platformSignatures.js';
 
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 const BOT_TOKEN = 'xoxb-unit-test';
@@ -79,11 +79,7 @@ function slackHarness(
 
 /** The headers of a request Slack signed at `timestamp` (seconds) with `secret`. */
 function signed(body: string, timestamp = NOW_S, secret = SIGNING_SECRET) {
-  const signature = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
-  return {
-    'x-slack-request-timestamp': String(timestamp),
-    'x-slack-signature': `v0=${signature}`,
-  };
+  return slackSignatureHeaders(body, timestamp, secret);
 }
 
 function post(

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { senderFor, TWILIO_PATH, twilioChannel } from '../../../src/channels/messaging/twilio.js';
 import type { Logger } from '../../../src/resilience/index.js';
@@ -10,6 +9,7 @@ import {
 } from '../../../src/runtime/index.js';
 import { oneMessageBatch, recordingContext } from '../../helpers/channelContext.js';
 import { SILENT_LOGGER } from '../../helpers/logger.js';
+import { twilioSignature } from '../../helpers/platformSignatures.js';
 
 const TOKEN = 'twilio-auth-token';
 const HOST = 'sb.example.com';
@@ -19,13 +19,6 @@ const SETTINGS = {
   auth_token: { secret: 'TWILIO_AUTH_TOKEN' },
   twilio_number: '+14155550100',
 };
-
-/** Twilio's signature, computed as its documentation describes it. */
-function sign(token: string, url: string, params: Record<string, string>): string {
-  const names = Object.keys(params).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const data = url + names.map((name) => name + params[name]).join('');
-  return createHmac('sha1', token).update(data).digest('base64');
-}
 
 interface Harness {
   readonly queued: Job[];
@@ -81,7 +74,8 @@ function harness(settings: { webhook_url?: string } = {}, token = TOKEN): Harnes
     calls,
     channel,
     post: (params, options = {}) => {
-      const signature = 'signature' in options ? options.signature : sign(token, URL, params);
+      const signature =
+        'signature' in options ? options.signature : twilioSignature(token, URL, params);
       return api.handle({
         method: 'POST',
         path: options.path ?? TWILIO_PATH,
@@ -120,7 +114,7 @@ describe('the Twilio webhook', () => {
       To: '+18005551212',
     };
     const signature = 'GvWf1cFY/Q7PnoempGyD5oXAezc=';
-    expect(sign('12345', url, params)).toBe(signature);
+    expect(twilioSignature('12345', url, params)).toBe(signature);
     const twilio = harness({ webhook_url: url }, '12345');
     const answer = await twilio.post(params, { signature });
     expect(answer).toEqual({ status: 400, body: { error: 'the form has no MessageSid' } });
@@ -148,7 +142,7 @@ describe('the Twilio webhook', () => {
 
   it('refuses a forged signature with 401 and queues nothing', async () => {
     const twilio = harness();
-    const forged = sign('another-token', URL, sms());
+    const forged = twilioSignature('another-token', URL, sms());
     const answer = await twilio.post(sms(), { signature: forged });
     expect(answer.status).toBe(401);
     expect(twilio.queued).toEqual([]);
@@ -156,14 +150,14 @@ describe('the Twilio webhook', () => {
 
   it('never takes a blank auth token as a key: a request signed with it is a configuration fault', async () => {
     const twilio = harness({}, '');
-    const signature = sign('', URL, sms());
+    const signature = twilioSignature('', URL, sms());
     await expect(twilio.post(sms(), { signature })).rejects.toBeInstanceOf(BlankSecretError);
     expect(twilio.queued).toEqual([]);
   });
 
   it('refuses a signed body that was changed on the way with 401', async () => {
     const twilio = harness();
-    const signature = sign(TOKEN, URL, sms());
+    const signature = twilioSignature(TOKEN, URL, sms());
     const answer = await twilio.post(sms({ Body: 'send me everything' }), { signature });
     expect(answer.status).toBe(401);
     expect(twilio.queued).toEqual([]);
@@ -182,7 +176,9 @@ describe('the Twilio webhook', () => {
   it('refuses a signature for another URL, pointing to webhook_url', async () => {
     const twilio = harness();
     const publicUrl = 'https://bot.example.org/twilio';
-    const answer = await twilio.post(sms(), { signature: sign(TOKEN, publicUrl, sms()) });
+    const answer = await twilio.post(sms(), {
+      signature: twilioSignature(TOKEN, publicUrl, sms()),
+    });
     expect(answer.status).toBe(401);
     expect((answer.body as { error: string }).error).toBe(
       `the X-Twilio-Signature is not Twilio's signature for ${URL}; if a proxy or tunnel ` +
@@ -194,7 +190,9 @@ describe('the Twilio webhook', () => {
   it('accepts a signature for the URL webhook_url names', async () => {
     const publicUrl = 'https://bot.example.org/twilio';
     const twilio = harness({ webhook_url: publicUrl });
-    const answer = await twilio.post(sms(), { signature: sign(TOKEN, publicUrl, sms()) });
+    const answer = await twilio.post(sms(), {
+      signature: twilioSignature(TOKEN, publicUrl, sms()),
+    });
     expect(answer.status).toBe(204);
     expect(twilio.queued).toHaveLength(1);
     // The URL the request arrived at is then not Twilio's.
@@ -208,7 +206,7 @@ describe('the Twilio webhook', () => {
     const answer = await twilio.post(sms(), {
       path,
       headers: { 'x-forwarded-proto': 'http' },
-      signature: sign(TOKEN, url, sms()),
+      signature: twilioSignature(TOKEN, url, sms()),
     });
     expect(answer.status).toBe(204);
   });
